@@ -1,0 +1,48 @@
+# descwallet build and test entry points. See README.md.
+export GOTOOLCHAIN := local
+
+GO        ?= go
+BIN       := bin
+BTCD_VER  := v0.26.2
+# The integration harness builds btcd into the same folder (internal/testenv).
+TOOLS     := $(CURDIR)/.cache/tools
+BTCD      := $(TOOLS)/btcd-$(BTCD_VER)
+
+.PHONY: all build run test test-short bench fuzz vet fmt btcd python-bitcoinlib clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/ ./cmd/...
+
+# The pinned btcd, built from the version go.mod records as a tool.
+btcd: $(BTCD)
+$(BTCD):
+	mkdir -p $(TOOLS)
+	$(GO) build -o $(BTCD) github.com/btcsuite/btcd
+
+run: build
+	./scripts/run-regtest.sh
+
+test: vet
+	$(GO) test -count=1 -timeout 30m ./...
+
+test-short:
+	$(GO) test -short -count=1 ./...
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	gofmt -l -w .
+
+# Debian's python-bitcoinlib for the real-client test (needs root).
+python-bitcoinlib:
+	/usr/bin/python3 -c 'import bitcoin' 2>/dev/null || \
+		(apt-get update -qq && apt-get install -y -qq python3-bitcoinlib)
+
+clean:
+	rm -rf $(BIN) .cache
