@@ -1,0 +1,81 @@
+package archtest
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/descwallet/descwallet"
+
+// forbidden lists, per package prefix (relative to the module), the import
+// prefixes its transitive dependencies must not contain. Arrows point down:
+// cmd -> node -> rpc/wallet/scan -> sign/descriptor/address/script.
+var forbidden = map[string][]string{
+	// The protocol layers know nothing of wallets, storage, chains or HTTP.
+	"descriptor":       {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
+	"internal/address": {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
+	"internal/script":  {"descriptor", "internal/address", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
+	"internal/musig":   {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
+	"internal/sign":    {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
+	// The wallet sees storage and the chain only through interfaces it declares.
+	"internal/wallet": {"internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
+	"internal/store":  {"internal/wallet", "internal/rpc", "internal/node", "internal/scan"},
+	"internal/chain":  {"internal/wallet", "internal/store", "internal/rpc", "internal/node", "internal/scan"},
+	"internal/scan":   {"internal/rpc", "internal/node"},
+	"internal/rpc":    {"internal/node"},
+	"internal/node":   {"cmd"},
+}
+
+// TestDependencyDirection fails when a package imports, directly or not,
+// something above it in the layering.
+func TestDependencyDirection(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go list over the module; not in -short")
+	}
+	cmd := exec.Command("go", "list", "-deps=false", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`, module+"/...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	checked := 0
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) == 0 {
+			continue
+		}
+		pkg := strings.TrimPrefix(strings.TrimPrefix(fields[0], module), "/")
+		for owner, bans := range forbidden {
+			if pkg != owner && !strings.HasPrefix(pkg, owner+"/") {
+				continue
+			}
+			checked++
+			for _, dep := range fields[1:] {
+				for _, ban := range bans {
+					if violates(dep, ban) {
+						t.Errorf("%s imports %s (forbidden: %s)", pkg, dep, ban)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package of the module was checked")
+	}
+}
+
+// violates reports whether the import path dep falls under ban, a module
+// relative prefix or, with the "std:" prefix, a standard-library package.
+func violates(dep, ban string) bool {
+	if std, ok := strings.CutPrefix(ban, "std:"); ok {
+		return dep == std || strings.HasPrefix(dep, std+"/")
+	}
+	full := module + "/" + ban
+	return dep == full || strings.HasPrefix(dep, full+"/")
+}
