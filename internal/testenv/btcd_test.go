@@ -1,0 +1,204 @@
+package testenv
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/btcutil/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+)
+
+// TestNewKey checks that a test key's parts agree with each other and that
+// the derivation is deterministic and seed-dependent.
+func TestNewKey(t *testing.T) {
+	t.Parallel()
+	k := NewKey("alice")
+	if again := NewKey("alice"); again.WIF != k.WIF {
+		t.Fatalf("NewKey not deterministic: %s vs %s", k.WIF, again.WIF)
+	}
+	if other := NewKey("bob"); other.WIF == k.WIF {
+		t.Fatal("different seeds gave the same key")
+	}
+
+	wif, err := btcutil.DecodeWIF(k.WIF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !wif.IsForNet(&chaincfg.RegressionNetParams) || !wif.CompressPubKey {
+		t.Fatalf("WIF %s: not a compressed regtest key", k.WIF)
+	}
+	if !bytes.Equal(wif.SerializePubKey(), k.PubKey) {
+		t.Fatal("WIF public key differs from PubKey")
+	}
+
+	outs := map[string]Output{"pkh": k.PKH, "wpkh": k.WPKH,
+		"sh(wpkh)": k.SHWPKH, "tr": k.TR}
+	for name, o := range outs {
+		a, err := address.DecodeAddress(o.Address,
+			&chaincfg.RegressionNetParams)
+		if err != nil {
+			t.Fatalf("%s %s: %v", name, o.Address, err)
+		}
+		if !a.IsForNet(&chaincfg.RegressionNetParams) {
+			t.Errorf("%s %s: not a regtest address", name, o.Address)
+		}
+	}
+	if k.WPKH.Script[0] != 0x00 || len(k.WPKH.Script) != 22 {
+		t.Errorf("wpkh script %x", k.WPKH.Script)
+	}
+	if k.TR.Script[0] != 0x51 || len(k.TR.Script) != 34 {
+		t.Errorf("tr script %x", k.TR.Script)
+	}
+	if !bytes.Equal(k.WPKH.Script[2:], k.PKH.Script[3:23]) {
+		t.Error("wpkh and pkh commit to different key hashes")
+	}
+}
+
+// TestBtcdMine starts btcd, mines 101 blocks and checks the height and that
+// the coinbases pay the mining key's script.
+func TestBtcdMine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts btcd")
+	}
+	t.Parallel()
+	b := StartBtcd(t, nil)
+	if h := b.GetBlockCount(); h != 0 {
+		t.Fatalf("fresh regtest chain at height %d", h)
+	}
+	hashes := b.Generate(101)
+	if h := b.GetBlockCount(); h != 101 {
+		t.Fatalf("height %d after mining 101 blocks", h)
+	}
+	if got := b.BestBlockHash(); got != hashes[100] {
+		t.Fatalf("tip %s, last mined %s", got, hashes[100])
+	}
+	if got := b.BlockHash(1); got != hashes[0] {
+		t.Fatalf("block 1 %s, first mined %s", got, hashes[0])
+	}
+
+	miner := MinerKey()
+	cb := b.Coinbase(1)
+	if !bytes.Equal(cb.Script, miner.WPKH.Script) {
+		t.Fatalf("coinbase pays %x, want the miner's %x", cb.Script,
+			miner.WPKH.Script)
+	}
+	if cb.Value != 50*1e8 {
+		t.Fatalf("coinbase value %d", cb.Value)
+	}
+
+	// The verbose block lists the coinbase first, and the transaction
+	// index serves it back with the same output script.
+	var blk struct {
+		Height int64    `json:"height"`
+		Tx     []string `json:"tx"`
+	}
+	if err := b.CallResult(&blk, "getblock", hashes[0], 1); err != nil {
+		t.Fatal(err)
+	}
+	if blk.Height != 1 || len(blk.Tx) == 0 || blk.Tx[0] != cb.TxID {
+		t.Fatalf("verbose block 1: %+v, coinbase %s", blk, cb.TxID)
+	}
+	var tx struct {
+		Vout []struct {
+			ScriptPubKey struct {
+				Hex string `json:"hex"`
+			} `json:"scriptPubKey"`
+		} `json:"vout"`
+	}
+	if err := b.CallResult(&tx, "getrawtransaction", cb.TxID, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(tx.Vout) == 0 || tx.Vout[0].ScriptPubKey.Hex != miner.WPKH.ScriptHex {
+		t.Fatalf("getrawtransaction %s: %+v", cb.TxID, tx)
+	}
+
+	// Filters are built by default.
+	var filter string
+	if err := b.CallResult(&filter, "getcfilter", hashes[0], 0); err != nil {
+		t.Fatal(err)
+	}
+	if filter == "" {
+		t.Fatal("getcfilter: empty filter for a block with a coinbase")
+	}
+}
+
+// TestBtcdErrors checks that btcd's JSON-RPC errors reach the caller as
+// *RPCError with their code, and that a bad transaction is rejected.
+func TestBtcdErrors(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts btcd")
+	}
+	t.Parallel()
+	b := StartBtcd(t, &BtcdOptions{MiningAddr: NewKey("taproot").TR.Address})
+	b.Generate(1)
+	if cb := b.Coinbase(1); !bytes.Equal(cb.Script, NewKey("taproot").TR.Script) {
+		t.Fatalf("coinbase pays %x, want the taproot key", cb.Script)
+	}
+
+	_, err := b.Call("nosuchmethod")
+	var rerr *RPCError
+	if !errors.As(err, &rerr) || rerr.Code != -32601 {
+		t.Fatalf("unknown method: %v", err)
+	}
+	if _, err := b.SendRawTransaction("00"); !errors.As(err, &rerr) {
+		t.Fatalf("bad transaction: %v", err)
+	}
+
+	bad := &Client{URL: b.URL, User: b.User, Pass: "wrong"}
+	if _, err := bad.Call("getblockcount"); err == nil {
+		t.Fatal("wrong password accepted")
+	}
+	var raw json.RawMessage
+	if err := b.CallResult(&raw, "getblockcount"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBtcdReorg connects two nodes, splits them, lets each mine its own
+// branch and reconnects them: the longer branch wins on both.
+func TestBtcdReorg(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two btcd nodes")
+	}
+	t.Parallel()
+	a := StartBtcd(t, nil)
+	b := StartBtcd(t, &BtcdOptions{MiningAddr: NewKey("other miner").WPKH.Address})
+
+	a.Connect(b)
+	a.Generate(5)
+	WaitSynced(t, a, b)
+
+	a.Disconnect(b)
+	a.Generate(1)
+	bTip := b.Generate(3)[2]
+	if a.BestBlockHash() == b.BestBlockHash() {
+		t.Fatal("split nodes share a tip")
+	}
+	a.Connect(b)
+	WaitSynced(t, a, b)
+	if got := a.BestBlockHash(); got != bTip {
+		t.Fatalf("after reconnect a's tip is %s, want b's %s", got, bTip)
+	}
+	if h := a.GetBlockCount(); h != 8 {
+		t.Fatalf("height %d after reorg, want 8", h)
+	}
+}
+
+// TestBtcdRestart checks that a restarted btcd comes back at genesis (btcd
+// discards its regtest chain when it starts) and mines again.
+func TestBtcdRestart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts btcd")
+	}
+	t.Parallel()
+	b := StartBtcd(t, nil)
+	b.Generate(3)
+	b.Restart()
+	if h := b.GetBlockCount(); h != 0 {
+		t.Fatalf("btcd kept its chain across a restart: height %d", h)
+	}
+	b.Generate(1)
+}
