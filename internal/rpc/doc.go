@@ -1,0 +1,51 @@
+// Package rpc is descwallet's JSON-RPC server: HTTP transport, Basic
+// authentication, the JSON-RPC envelope (legacy 1.x and 2.0, batches,
+// notifications), the method table with parameter checking and generated
+// help, and the one error type clients see. It answers every request the
+// way Bitcoin Core's server does: same codes, messages, HTTP statuses and
+// reply shapes.
+//
+// # Writing a method
+//
+// A method is a *Method value: name, category, help prose, a parameter
+// table ([]Param) and a Handler. Each lives in its own file under
+// internal/rpc/methods and is listed once in methods.All. Before the handler
+// runs, the server has already:
+//
+//   - mapped named parameters to positions (Core's rules, including the
+//     catch-all "args" and the -8 errors for unknown or repeated names);
+//   - checked the argument count against the table (-1 with the method's
+//     generated help as the message);
+//   - checked the top-level JSON type of each argument against its Param.Type
+//     (-3 "Wrong type passed:" in Core's layout). TypeAmount, TypeRange,
+//     TypeAny and SkipTypeCheck parameters are not checked.
+//
+// The handler reads arguments from Request.Params (raw JSON, positional)
+// with the helpers Request.String, Bool, Int, Int64, Amount and Decode, or
+// the free functions AsString, AsInt64, AsAmount, JSONType ... for nested
+// values. They fail with Core's inner errors: -3 "JSON value of type X is
+// not of expected type Y" for a wrong JSON type, -1 "JSON integer out of
+// range" for a number that is not an integer of the right size, and Core's
+// amount errors.
+//
+// The handler returns a result for encoding/json (structs fix Core's field
+// order; Amount prints exactly eight decimals; RawJSON and json.Number echo
+// request values with their original text) or an error. Request.Wallet and
+// Request.WalletURI carry the /wallet/<name> part of the URI.
+//
+// # Errors
+//
+// Error{Code, Message} is the only error a client sees; Code mirrors
+// Core's src/rpc/protocol.h. A handler returns *Error directly, or a domain
+// error that the server's error mapper (methods.MapError, one table)
+// translates. Any other error, and any panic, becomes -1 with a generic
+// message; the details go to the log at error level, never to the client.
+//
+// # Concurrency
+//
+// The server runs handlers on a bounded pool of workers (-rpcthreads) with a
+// bounded queue (-rpcworkqueue); when the queue is full the request gets
+// HTTP 503 "Work queue depth exceeded". Handlers may run concurrently with
+// each other and must be safe for that. A Server owns its method table and
+// logger; many servers can run in one process.
+package rpc

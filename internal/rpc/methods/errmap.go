@@ -1,0 +1,48 @@
+package methods
+
+import (
+	"errors"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+)
+
+// errRow maps one domain error kind to Core's RPC code. The client sees
+// the code and, by default, the domain error's own message (which carries
+// Core's text); Message overrides it where Core words the error
+// differently from the domain package.
+type errRow struct {
+	// Kind is matched with errors.Is.
+	Kind error
+	// Code is the RPC code the client sees.
+	Code rpc.Code
+	// Message, when not nil, computes the message from the error.
+	Message func(err error) string
+}
+
+// errTable is the one place where domain errors become RPC errors. Add a
+// row per domain error kind; the first matching row wins.
+var errTable = []errRow{}
+
+// MapError turns an error from a domain package into the *rpc.Error the
+// client sees. An *rpc.Error (anywhere in the chain) passes through; an
+// error that matches no row is returned unchanged, and the server then
+// answers -1 with a generic message and logs the details.
+func MapError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var re *rpc.Error
+	if errors.As(err, &re) {
+		return re
+	}
+	for _, row := range errTable {
+		if errors.Is(err, row.Kind) {
+			msg := err.Error()
+			if row.Message != nil {
+				msg = row.Message(err)
+			}
+			return rpc.NewError(row.Code, msg)
+		}
+	}
+	return err
+}
