@@ -1,0 +1,35 @@
+// Package store keeps one wallet in one SQLite file. It is the only package
+// of the node with SQL in it.
+//
+// # Model
+//
+// A wallet database holds its settings (meta), its descriptors in public
+// form with their range, next index, creation time and derivation cache, the
+// private key material of those descriptors in a table of its own (so that
+// encryption can wrap it without touching the rest), the scriptPubKey digests
+// of every derived index in chunks of consecutive indexes (the wallet rebuilds
+// its in-memory index from them without deriving a key), the active
+// descriptor of each output type and side, and the address book.
+//
+// The file is opened in WAL mode with synchronous=FULL, foreign keys on and a
+// busy timeout. Writes run in Update, one immediate transaction per call: when
+// Update returns nil the change is on disk and survives a crash of the process
+// or of the machine. The schema is versioned by PRAGMA user_version and
+// upgraded by numbered migrations embedded in the binary.
+//
+// Backup writes a consistent copy of a database that stays open and in use
+// (VACUUM INTO), which Open accepts like any wallet file.
+//
+// # Errors
+//
+// Failures are *Error values carrying an ErrorKind: ErrExists (Create on a
+// path that exists), ErrNotFound (Open on a missing file), ErrSchema (a file
+// written by a newer version, or not a wallet), ErrDatabase (any SQLite
+// failure; the underlying error is wrapped). Use errors.Is with the kinds.
+//
+// # Concurrency
+//
+// A Store is safe for concurrent use. Writes are serialised on one
+// connection; the wallet keeps what it reads in memory and reads the database
+// only when it loads.
+package store
