@@ -1,0 +1,146 @@
+package main
+
+import (
+	"testing"
+)
+
+// TestConvertPositional checks which positional arguments become JSON and
+// which stay strings.
+func TestConvertPositional(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		method  string
+		args    []string
+		want    string
+		wantErr string
+	}{
+		{"no args", "uptime", nil, `[]`, ""},
+		{"echo keeps strings", "echo", []string{"1", "true", `{"a":1}`, "x y"},
+			`["1","true","{\"a\":1}","x y"]`, ""},
+		{"echojson parses", "echojson", []string{"1", "true", `{"a": 1}`, `[1, "b"]`, "null", `"s"`},
+			`[1,true,{"a":1},[1,"b"],null,"s"]`, ""},
+		{"echojson keeps number text", "echojson", []string{"1.10", "1e300", "-0.0", "12345678901234567890"},
+			`[1.10,1e300,-0.0,12345678901234567890]`, ""},
+		{"echojson bad json", "echojson", []string{"notjson"}, "", "Error parsing JSON: notjson"},
+		{"echojson two values", "echojson", []string{"1 2"}, "", "Error parsing JSON: 1 2"},
+		{"echojson surrounding space", "echojson", []string{" 7 "}, `[7]`, ""},
+		{"html not escaped", "echo", []string{"<&>"}, `["<&>"]`, ""},
+		{"signrawtransactionwithkey", "signrawtransactionwithkey",
+			[]string{"0200", `["cV..."]`, `[{"txid":"ab","vout":0}]`, "ALL"},
+			`["0200",["cV..."],[{"txid":"ab","vout":0}],"ALL"]`, ""},
+		{"importdescriptors", "importdescriptors", []string{`[{"desc":"x","timestamp":"now"}]`},
+			`[[{"desc":"x","timestamp":"now"}]]`, ""},
+		{"deriveaddresses range", "deriveaddresses", []string{"wpkh(x)", "[0,2]"}, `["wpkh(x)",[0,2]]`, ""},
+		{"createwallet bools", "createwallet", []string{"w", "false", "true", "", "false", "true"},
+			`["w",false,true,"",false,true]`, ""},
+		{"getnewaddress strings", "getnewaddress", []string{"1", "bech32"}, `["1","bech32"]`, ""},
+		{"listdescriptors private", "listdescriptors", []string{"true"}, `[true]`, ""},
+		{"rescanblockchain heights", "rescanblockchain", []string{"0", "100"}, `[0,100]`, ""},
+		{"keypoolrefill", "keypoolrefill", []string{"5"}, `[5]`, ""},
+		{"walletpassphrase timeout", "walletpassphrase", []string{"a=b", "60"}, `["a=b",60]`, ""},
+		{"setlabel", "setlabel", []string{"addr", "5"}, `["addr","5"]`, ""},
+		{"stop wait", "stop", []string{"0"}, `[0]`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := convertPositional(tt.method, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConvertNamed checks -named argument handling, including positional
+// arguments mixed in and values holding '='.
+func TestConvertNamed(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name    string
+		method  string
+		args    []string
+		want    string
+		wantErr string
+	}{
+		{"none", "uptime", nil, `{}`, ""},
+		{"strings", "echo", []string{"arg0=a", "arg2=c"}, `{"arg0":"a","arg2":"c"}`, ""},
+		{"json by name", "echojson", []string{"arg1=[1,2]", "arg0=true"}, `{"arg1":[1,2],"arg0":true}`, ""},
+		{"later value wins in place", "echo", []string{"arg0=a", "arg1=b", "arg0=z"},
+			`{"arg0":"z","arg1":"b"}`, ""},
+		{"positional go to args", "echo", []string{"a", "arg3=d", "b"}, `{"arg3":"d","args":["a","b"]}`, ""},
+		{"empty value", "echo", []string{"arg0="}, `{"arg0":""}`, ""},
+		{"bad json by name", "echojson", []string{"arg0=nope"}, "", "Error parsing JSON: nope"},
+		{"json positional with '='", "echojson", []string{`["a","="]`}, `{"args":[["a","="]]}`, ""},
+		{"string positional with '='", "createwallet", []string{"my=wallet", "blank=true"},
+			`{"blank":true,"args":["my=wallet"]}`, ""},
+		{"unknown name on string method", "echo", []string{"foo=bar"}, `{"foo":"bar"}`, ""},
+		{"passphrase with '='", "walletpassphrase", []string{"p=w", "timeout=60"},
+			`{"timeout":60,"args":["p=w"]}`, ""},
+		{"named passphrase", "walletpassphrase", []string{"passphrase=a=b", "timeout=1"},
+			`{"passphrase":"a=b","timeout":1}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := convertNamed(tt.method, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestConvertTable checks the table itself: no duplicate position with
+// different names and formats, and every index in range.
+func TestConvertTable(t *testing.T) {
+	t.Parallel()
+	type key struct {
+		method string
+		index  int
+	}
+	formats := map[key]paramFormat{}
+	for _, p := range convertParams {
+		if p.index < 0 || p.index > 20 || p.method == "" || p.name == "" {
+			t.Errorf("bad entry %+v", p)
+		}
+		k := key{p.method, p.index}
+		if f, ok := formats[k]; ok && f != p.format {
+			t.Errorf("%s position %d listed with two formats", p.method, p.index)
+		}
+		formats[k] = p.format
+	}
+}
+
+// FuzzConvert checks that conversion never panics and always yields valid
+// JSON.
+func FuzzConvert(f *testing.F) {
+	f.Add("echojson", "[1,2]", "arg0=x")
+	f.Add("createwallet", "a=b", "blank=true")
+	f.Add("echo", "", "=")
+	f.Fuzz(func(t *testing.T, method, a, b string) {
+		if p, err := convertPositional(method, []string{a, b}); err == nil && !validJSON(p) {
+			t.Fatalf("positional: invalid JSON %s", p)
+		}
+		if p, err := convertNamed(method, []string{a, b}); err == nil && !validJSON(p) {
+			t.Fatalf("named: invalid JSON %s", p)
+		}
+	})
+}
