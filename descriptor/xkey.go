@@ -1,0 +1,431 @@
+package descriptor
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"crypto/sha512"
+	"encoding/binary"
+	"hash"
+	"sync"
+
+	"github.com/btcsuite/btcd/address/v2/base58"
+	"github.com/btcsuite/btcd/btcec/v2"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
+)
+
+// KeyID is the HASH160 of a serialized public key, Core's CKeyID.
+type KeyID [20]byte
+
+// hash160 returns RIPEMD160(SHA256(b)).
+func hash160(b []byte) [20]byte {
+	s := sha256.Sum256(b)
+	r := ripemd160.New()
+	r.Write(s[:])
+	var out [20]byte
+	r.Sum(out[:0])
+	return out
+}
+
+// hardenedFlag marks a hardened BIP 32 child index.
+const hardenedFlag = uint32(1) << 31
+
+// extKey is a BIP 32 extended key, public or private.
+type extKey struct {
+	depth    uint8
+	parentFP [4]byte
+	child    uint32
+	chain    [32]byte
+	pub      [33]byte
+	priv     *[32]byte
+}
+
+// fingerprint is the first four bytes of the HASH160 of the public key.
+func (k *extKey) fingerprint() [4]byte {
+	h := hash160(k.pub[:])
+	return [4]byte{h[0], h[1], h[2], h[3]}
+}
+
+// neuter returns the public part of k.
+func (k *extKey) neuter() *extKey {
+	c := *k
+	c.priv = nil
+	return &c
+}
+
+func (k *extKey) serialize(version [4]byte) string {
+	b := make([]byte, 0, 82)
+	b = append(b, version[:]...)
+	b = append(b, k.depth)
+	b = append(b, k.parentFP[:]...)
+	b = binary.BigEndian.AppendUint32(b, k.child)
+	b = append(b, k.chain[:]...)
+	if k.priv != nil {
+		b = append(b, 0)
+		b = append(b, k.priv[:]...)
+	} else {
+		b = append(b, k.pub[:]...)
+	}
+	sum := doubleSHA256(b)
+	b = append(b, sum[:4]...)
+	return base58.Encode(b)
+}
+
+func (k *extKey) xpub(net *chaincfg.Params) string {
+	return k.neuter().serialize(net.HDPublicKeyID)
+}
+
+func (k *extKey) xprv(net *chaincfg.Params) string {
+	return k.serialize(net.HDPrivateKeyID)
+}
+
+func doubleSHA256(b []byte) [32]byte {
+	a := sha256.Sum256(b)
+	return sha256.Sum256(a[:])
+}
+
+// decodeBase58Check decodes s and checks its four-byte checksum.
+func decodeBase58Check(s string) ([]byte, bool) {
+	b := base58.Decode(s)
+	if len(b) < 4 {
+		return nil, false
+	}
+	payload, sum := b[:len(b)-4], b[len(b)-4:]
+	want := doubleSHA256(payload)
+	if !bytes.Equal(want[:4], sum) {
+		return nil, false
+	}
+	return payload, true
+}
+
+// decodeExtKey parses an xpub or xprv of the network with Core's strict
+// rules: the version must be the network's, a depth-0 key must have a zero
+// parent fingerprint and child number, a private key must be in [1, n-1]
+// after a zero pad byte, and a public key must be a valid compressed point.
+func decodeExtKey(s string, net *chaincfg.Params) (*extKey, bool) {
+	if len(s) > 200 {
+		return nil, false
+	}
+	b, ok := decodeBase58Check(s)
+	if !ok || len(b) != 78 {
+		return nil, false
+	}
+	var version [4]byte
+	copy(version[:], b[:4])
+	isPriv := version == net.HDPrivateKeyID
+	if !isPriv && version != net.HDPublicKeyID {
+		return nil, false
+	}
+	k := &extKey{depth: b[4], child: binary.BigEndian.Uint32(b[9:13])}
+	copy(k.parentFP[:], b[5:9])
+	copy(k.chain[:], b[13:45])
+	if k.depth == 0 && (k.child != 0 || k.parentFP != [4]byte{}) {
+		return nil, false
+	}
+	keyData := b[45:78]
+	if isPriv {
+		if keyData[0] != 0 {
+			return nil, false
+		}
+		var priv [32]byte
+		copy(priv[:], keyData[1:])
+		pub, ok := privToPub(&priv)
+		if !ok {
+			return nil, false
+		}
+		k.priv = &priv
+		copy(k.pub[:], pub)
+		return k, true
+	}
+	if keyData[0] != 2 && keyData[0] != 3 {
+		return nil, false
+	}
+	if _, err := btcec.ParsePubKey(keyData); err != nil {
+		return nil, false
+	}
+	copy(k.pub[:], keyData)
+	return k, true
+}
+
+// privToPub returns the compressed public key of a private key, and false when
+// the key is 0 or not below the group order.
+func privToPub(priv *[32]byte) ([]byte, bool) {
+	var s btcec.ModNScalar
+	if overflow := s.SetBytes(priv); overflow != 0 || s.IsZero() {
+		return nil, false
+	}
+	var p btcec.JacobianPoint
+	btcec.ScalarBaseMultNonConst(&s, &p)
+	p.ToAffine()
+	return btcec.NewPublicKey(&p.X, &p.Y).SerializeCompressed(), true
+}
+
+// wifKey is a decoded WIF private key.
+type wifKey struct {
+	priv       [32]byte
+	compressed bool
+}
+
+// pubKey returns the serialized public key, compressed or not as the WIF says.
+func (w *wifKey) pubKey() []byte {
+	_, pub := btcec.PrivKeyFromBytes(w.priv[:])
+	if w.compressed {
+		return pub.SerializeCompressed()
+	}
+	return pub.SerializeUncompressed()
+}
+
+// decodeWIF parses a WIF private key of the network.
+func decodeWIF(s string, net *chaincfg.Params) (*wifKey, bool) {
+	if len(s) > 100 {
+		return nil, false
+	}
+	b, ok := decodeBase58Check(s)
+	if !ok || len(b) < 1 || b[0] != net.PrivateKeyID {
+		return nil, false
+	}
+	b = b[1:]
+	w := &wifKey{}
+	switch {
+	case len(b) == 32:
+	case len(b) == 33 && b[32] == 1:
+		w.compressed = true
+	default:
+		return nil, false
+	}
+	copy(w.priv[:], b[:32])
+	var sc btcec.ModNScalar
+	if overflow := sc.SetBytes(&w.priv); overflow != 0 || sc.IsZero() {
+		return nil, false
+	}
+	return w, true
+}
+
+// encodeWIF prints a private key as WIF for the network.
+func encodeWIF(priv []byte, compressed bool, net *chaincfg.Params) string {
+	b := make([]byte, 0, 38)
+	b = append(b, net.PrivateKeyID)
+	b = append(b, priv...)
+	if compressed {
+		b = append(b, 1)
+	}
+	sum := doubleSHA256(b)
+	b = append(b, sum[:4]...)
+	return base58.Encode(b)
+}
+
+// deriveChild derives child i of k. A hardened child needs the private key.
+func (k *extKey) deriveChild(i uint32) (*extKey, error) {
+	if k.depth == 255 {
+		return nil, makeError(ErrDerivation, "derivation beyond depth 255")
+	}
+	hardened := i&hardenedFlag != 0
+	if hardened && k.priv == nil {
+		return nil, errHardened
+	}
+	var data [37]byte
+	if hardened {
+		copy(data[1:33], k.priv[:])
+	} else {
+		copy(data[:33], k.pub[:])
+	}
+	binary.BigEndian.PutUint32(data[33:], i)
+	mac := hmac.New(sha512.New, k.chain[:])
+	mac.Write(data[:])
+	var ilr [64]byte
+	mac.Sum(ilr[:0])
+	var il btcec.ModNScalar
+	if overflow := il.SetByteSlice(ilr[:32]); overflow {
+		return nil, errInvalidChild
+	}
+	child := &extKey{depth: k.depth + 1, parentFP: k.fingerprint(), child: i}
+	copy(child.chain[:], ilr[32:])
+	if k.priv != nil {
+		var kp btcec.ModNScalar
+		kp.SetBytes(k.priv)
+		kp.Add(&il)
+		if kp.IsZero() {
+			return nil, errInvalidChild
+		}
+		priv := kp.Bytes()
+		child.priv = &priv
+		pub, _ := privToPub(&priv)
+		copy(child.pub[:], pub)
+		return child, nil
+	}
+	parent, err := btcec.ParsePubKey(k.pub[:])
+	if err != nil {
+		return nil, errInvalidChild
+	}
+	var pj, ij, cj btcec.JacobianPoint
+	parent.AsJacobian(&pj)
+	btcec.ScalarBaseMultNonConst(&il, &ij)
+	btcec.AddNonConst(&ij, &pj, &cj)
+	if (cj.X.IsZero() && cj.Y.IsZero()) || cj.Z.IsZero() {
+		return nil, errInvalidChild
+	}
+	cj.ToAffine()
+	copy(child.pub[:], btcec.NewPublicKey(&cj.X, &cj.Y).SerializeCompressed())
+	return child, nil
+}
+
+// derivePath derives every step of path from k, remembering the extended key
+// after the last hardened step (nil if there is none).
+func (k *extKey) derivePath(path []uint32) (final, lastHardened *extKey, err error) {
+	cur := k
+	for _, step := range path {
+		cur, err = cur.deriveChild(step)
+		if err != nil {
+			return nil, nil, err
+		}
+		if step&hardenedFlag != 0 {
+			lastHardened = cur
+		}
+	}
+	return cur, lastHardened, nil
+}
+
+var (
+	errHardened     = makeError(ErrHardenedFromPublic, "Cannot derive script without private keys")
+	errInvalidChild = makeError(ErrDerivation, "invalid BIP 32 child key")
+)
+
+// pubDeriver derives unhardened children of one public parent quickly: the
+// parent point stays decompressed and the HMAC keyed by its chain code is
+// reused, so a child costs one HMAC, one scalar base multiplication, one
+// point addition and one field inversion.
+type pubDeriver struct {
+	parent extKey
+	point  btcec.JacobianPoint // affine (Z = 1)
+	fp     [4]byte
+	macs   sync.Pool
+}
+
+func newPubDeriver(parent *extKey) (*pubDeriver, error) {
+	p, err := btcec.ParsePubKey(parent.pub[:])
+	if err != nil {
+		return nil, makeError(ErrCache, "invalid parent public key")
+	}
+	d := &pubDeriver{parent: *parent.neuter(), fp: parent.fingerprint()}
+	p.AsJacobian(&d.point)
+	chain := d.parent.chain
+	d.macs.New = func() any { return hmac.New(sha512.New, chain[:]) }
+	return d, nil
+}
+
+// child derives the unhardened child i, writing its compressed public key
+// to pub and, when chain is not nil, its chain code.
+func (d *pubDeriver) child(i uint32, pub *[33]byte, chain *[32]byte) error {
+	if i&hardenedFlag != 0 {
+		return errHardened
+	}
+	var data [37]byte
+	copy(data[:33], d.parent.pub[:])
+	binary.BigEndian.PutUint32(data[33:], i)
+	mac := d.macs.Get().(hash.Hash)
+	mac.Reset()
+	mac.Write(data[:])
+	var ilr [64]byte
+	mac.Sum(ilr[:0])
+	d.macs.Put(mac)
+	var il btcec.ModNScalar
+	if overflow := il.SetByteSlice(ilr[:32]); overflow {
+		return errInvalidChild
+	}
+	var ij, cj btcec.JacobianPoint
+	btcec.ScalarBaseMultNonConst(&il, &ij)
+	btcec.AddNonConst(&ij, &d.point, &cj)
+	if (cj.X.IsZero() && cj.Y.IsZero()) || cj.Z.IsZero() {
+		return errInvalidChild
+	}
+	cj.ToAffine()
+	cj.X.Normalize()
+	cj.Y.Normalize()
+	pub[0] = 2
+	if cj.Y.IsOdd() {
+		pub[0] = 3
+	}
+	cj.X.PutBytesUnchecked(pub[1:])
+	if chain != nil {
+		copy(chain[:], ilr[32:])
+	}
+	return nil
+}
+
+// childKey derives the full extended child key i.
+func (d *pubDeriver) childKey(i uint32) (*extKey, error) {
+	c := &extKey{depth: d.parent.depth + 1, parentFP: d.fp, child: i}
+	if d.parent.depth == 255 {
+		return nil, makeError(ErrDerivation, "derivation beyond depth 255")
+	}
+	if err := d.child(i, &c.pub, &c.chain); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Public key checks mirroring Core's CPubKey.
+
+// pubKeyLenForHeader is the serialized length implied by the first byte.
+func pubKeyLenForHeader(h byte) int {
+	switch h {
+	case 2, 3:
+		return 33
+	case 4, 6, 7:
+		return 65
+	}
+	return 0
+}
+
+// pubKeyShapeValid is Core's CPubKey::IsValid: the length matches the header.
+func pubKeyShapeValid(b []byte) bool {
+	return len(b) > 0 && pubKeyLenForHeader(b[0]) == len(b)
+}
+
+// pubKeyNonHybrid is Core's IsValidNonHybrid.
+func pubKeyNonHybrid(b []byte) bool {
+	return pubKeyShapeValid(b) && (b[0] == 2 || b[0] == 3 || b[0] == 4)
+}
+
+// pubKeyFullyValid is Core's IsFullyValid: a point on the curve.
+func pubKeyFullyValid(b []byte) bool {
+	if !pubKeyShapeValid(b) {
+		return false
+	}
+	_, err := btcec.ParsePubKey(b)
+	return err == nil
+}
+
+// xonlyToFull returns 02||x, and whether that is a point on the curve.
+func xonlyToFull(x []byte) ([]byte, bool) {
+	full := append([]byte{2}, x...)
+	return full, pubKeyFullyValid(full)
+}
+
+// deriveChildPriv derives the private key of child i of the private key p
+// without computing the child's public key.
+func deriveChildPriv(p *extKey, i uint32) (*[32]byte, error) {
+	var data [37]byte
+	if i&hardenedFlag != 0 {
+		copy(data[1:33], p.priv[:])
+	} else {
+		copy(data[:33], p.pub[:])
+	}
+	binary.BigEndian.PutUint32(data[33:], i)
+	mac := hmac.New(sha512.New, p.chain[:])
+	mac.Write(data[:])
+	var ilr [64]byte
+	mac.Sum(ilr[:0])
+	var il, kp btcec.ModNScalar
+	if overflow := il.SetByteSlice(ilr[:32]); overflow {
+		return nil, errInvalidChild
+	}
+	kp.SetBytes(p.priv)
+	kp.Add(&il)
+	if kp.IsZero() {
+		return nil, errInvalidChild
+	}
+	out := kp.Bytes()
+	return &out, nil
+}
