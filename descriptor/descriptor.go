@@ -189,7 +189,7 @@ func (d *Descriptor) WithPrivateKeys(keys KeyMap) *Descriptor {
 
 // Public returns a copy of the descriptor without private keys.
 func (d *Descriptor) Public() *Descriptor {
-	c := &Descriptor{root: d.root, net: d.net, keys: KeyMap{}, memo: d.memo}
+	c := &Descriptor{root: d.root, net: d.net, keys: KeyMap{}, memo: newMemo()}
 	for _, b := range d.branches {
 		c.branches = append(c.branches, b.Public())
 	}

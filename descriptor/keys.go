@@ -166,13 +166,13 @@ type constKey struct {
 	xonly bool
 }
 
-func (k *constKey) exprIndex() uint32    { return k.idx }
-func (k *constKey) isRange() bool        { return false }
-func (k *constKey) size() int            { return len(k.pub) }
-func (k *constKey) isBIP32() bool        { return false }
-func (k *constKey) paths() int           { return 1 }
-func (k *constKey) branch(int) keyExpr   { return k }
-func (k *constKey) setApostrophe(bool)   {}
+func (k *constKey) exprIndex() uint32  { return k.idx }
+func (k *constKey) isRange() bool      { return false }
+func (k *constKey) size() int          { return len(k.pub) }
+func (k *constKey) isBIP32() bool      { return false }
+func (k *constKey) paths() int         { return 1 }
+func (k *constKey) branch(int) keyExpr { return k }
+func (k *constKey) setApostrophe(bool) {}
 func (k *constKey) priv(e *env) (PrivateKey, bool) {
 	if k.xonly {
 		return e.keys.lookupXOnly(k.pub[1:])

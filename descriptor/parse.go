@@ -13,12 +13,12 @@ import (
 type pctx int
 
 const (
-	ctxTop   pctx = iota // the script is the scriptPubKey
-	ctxP2SH              // inside sh(): the script is a redeemScript
-	ctxP2WPKH            // inside wpkh(): a key only
-	ctxP2WSH             // inside wsh(): the script is a witness script
-	ctxP2TR              // inside tr(): internal key or a tapscript leaf
-	ctxMuSig             // inside musig(): participant keys
+	ctxTop    pctx = iota // the script is the scriptPubKey
+	ctxP2SH               // inside sh(): the script is a redeemScript
+	ctxP2WPKH             // inside wpkh(): a key only
+	ctxP2WSH              // inside wsh(): the script is a witness script
+	ctxP2TR               // inside tr(): internal key or a tapscript leaf
+	ctxMuSig              // inside musig(): participant keys
 )
 
 const (
