@@ -1,0 +1,56 @@
+// Package sign signs transaction inputs with given keys and scripts, the way
+// Bitcoin Core's signrawtransactionwithkey does, byte for byte.
+//
+// # Model
+//
+// A Provider holds the keys (by key id, HASH160 of the public key as the WIF
+// serializes it, and by X coordinate for taproot) and the redeemScripts and
+// witnessScripts (by HASH160) a call may use. Coins maps each outpoint being
+// spent to its script and amount; an unknown amount is MaxMoney, Core's
+// sentinel. SignTransaction then follows Core's SignTransaction input by
+// input:
+//
+//   - what the input already holds is examined first (Core's
+//     DataFromTransaction): an input that verifies is complete and left
+//     alone; otherwise its valid signatures, its redeemScript and its
+//     witnessScript are kept for reuse, which is how a multisig is completed
+//     across calls;
+//   - a satisfaction is produced (Core's ProduceSignature and SignStep) for
+//     P2PK, P2PKH, bare multisig, P2SH of any of these, P2WPKH, P2WSH and
+//     P2SH-P2WSH of the same, and the taproot key path;
+//   - every incomplete input is verified with btcd's script engine under the
+//     standard flags and its failure reported with Core's text.
+//
+// Signatures are Core's: ECDSA with the RFC 6979 nonce, low S and Core's
+// low-R grinding (SignECDSA), and BIP 340 Schnorr with 32 zero bytes of
+// auxiliary randomness. Legacy (BIP 16 era), BIP 143 and BIP 341 signature
+// hashes come from btcd's txscript, with the BIP 143/341 midstates built
+// once per transaction.
+//
+// Taproot. As in Core, a key path is signed by a key whose X coordinate is
+// the output key, and only when every spent output is known; script paths
+// need the script tree and are never produced. Unlike Core (its issue
+// #27017), the internal key of a BIP 86 output (no script tree) also signs:
+// it is tweaked as BIP 86 prescribes.
+//
+// DecodeTx reads a hex transaction as Core's signrawtransactionwithkey does;
+// DecodeWIF reads a private key for a network as Core's DecodeSecret does;
+// ScriptToAsm renders a script as Core's ScriptToAsmStr.
+//
+// # Errors
+//
+// Whole-call failures are *Error values whose Kind is one of the ErrorKind
+// constants (ErrTxDecode, ErrInvalidKey, ErrPrevoutMismatch,
+// ErrMissingAmount), for errors.Is; their descriptions are Core's messages.
+// Per-input problems are not errors: SignTransaction returns them as
+// InputError values carrying Core's texts, the script-error texts of Core's
+// ScriptErrorString mapped from btcd's error codes, and the three texts
+// MsgInputNotFound, MsgInvalidStackSize and MsgNeedMoreSignature.
+//
+// # Concurrency
+//
+// A filled Provider and Coins may be shared by concurrent calls. Within a
+// call, transactions with more than 16 inputs are signed and verified by
+// GOMAXPROCS goroutines; the transaction is written only after all of them
+// finish.
+package sign

@@ -1,0 +1,54 @@
+package sign
+
+// ErrorKind identifies a kind of error returned by this package. It
+// satisfies the error interface so that callers can use errors.Is.
+type ErrorKind string
+
+const (
+	// ErrTxDecode is a hex transaction that does not decode the way Core
+	// decodes one (bad hex, truncated, trailing bytes, zero inputs). The
+	// caller reports Core's deserialization error.
+	ErrTxDecode = ErrorKind("ErrTxDecode")
+
+	// ErrInvalidKey is a private key string that is not a WIF key of the
+	// node's network, or whose scalar is out of range. The caller reports
+	// Core's "Invalid private key".
+	ErrInvalidKey = ErrorKind("ErrInvalidKey")
+
+	// ErrPrevoutMismatch is a previous output given twice with different
+	// scriptPubKeys. The description carries Core's message with both
+	// scripts in asm form.
+	ErrPrevoutMismatch = ErrorKind("ErrPrevoutMismatch")
+
+	// ErrMissingAmount is a segwit or taproot input that got a witness while
+	// its amount was unknown (the MAX_MONEY sentinel). Core fails the whole
+	// call; the description carries Core's message naming the output.
+	ErrMissingAmount = ErrorKind("ErrMissingAmount")
+)
+
+// Error satisfies the error interface and prints the kind's name.
+func (e ErrorKind) Error() string { return string(e) }
+
+// Error is an error of this package: a Kind for errors.Is, a human
+// description (Core's text where Core has one) and an optional cause.
+type Error struct {
+	Kind        ErrorKind
+	Description string
+	Err         error
+}
+
+// Error returns the human-readable description.
+func (e *Error) Error() string { return e.Description }
+
+// Unwrap returns the kind, and the underlying error when there is one, so
+// that errors.Is matches either.
+func (e *Error) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Kind, e.Err}
+	}
+	return []error{e.Kind}
+}
+
+func newError(kind ErrorKind, desc string) *Error {
+	return &Error{Kind: kind, Description: desc}
+}

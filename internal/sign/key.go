@@ -1,0 +1,103 @@
+package sign
+
+import (
+	"sync"
+
+	"github.com/btcsuite/btcd/address/v2/base58"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
+	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // Bitcoin's HASH160.
+)
+
+// Key is a private key with everything the signer needs from it computed
+// once: its public key serialized as the WIF says (compressed or not), that
+// serialization's HASH160 (Core's key id) and, lazily, its BIP 340 forms.
+type Key struct {
+	priv       *secp256k1.PrivateKey
+	pub        *secp256k1.PublicKey
+	compressed bool
+	pubBytes   []byte
+	id         [20]byte
+
+	// plain signs for the X coordinate of the key itself; tweaked signs for
+	// the BIP 86 output key of the key used as an internal key.
+	once    sync.Once
+	plain   *schnorrKey
+	tweaked *schnorrKey
+}
+
+// NewKey wraps a private key; compressed selects the public key
+// serialization the key stands for (33 or 65 bytes).
+func NewKey(priv *secp256k1.PrivateKey, compressed bool) *Key {
+	k := &Key{priv: priv, pub: priv.PubKey(), compressed: compressed}
+	if compressed {
+		k.pubBytes = k.pub.SerializeCompressed()
+	} else {
+		k.pubBytes = k.pub.SerializeUncompressed()
+	}
+	k.id = hash160(k.pubBytes)
+	return k
+}
+
+// DecodeWIF decodes a private key in wallet import format for the network
+// net, as Core's DecodeSecret does: base58check, the network's version byte,
+// then 32 bytes of key, optionally followed by 0x01 for a compressed key;
+// the scalar must be in [1, n-1]. Anything else is ErrInvalidKey.
+func DecodeWIF(s string, net *chaincfg.Params) (*Key, error) {
+	payload, version, err := base58.CheckDecode(s)
+	if err != nil || version != net.PrivateKeyID {
+		return nil, newError(ErrInvalidKey, "Invalid private key")
+	}
+	compressed := false
+	switch {
+	case len(payload) == 32:
+	case len(payload) == 33 && payload[32] == 1:
+		compressed = true
+	default:
+		return nil, newError(ErrInvalidKey, "Invalid private key")
+	}
+	var scalar secp256k1.ModNScalar
+	if overflow := scalar.SetByteSlice(payload[:32]); overflow || scalar.IsZero() {
+		return nil, newError(ErrInvalidKey, "Invalid private key")
+	}
+	return NewKey(secp256k1.NewPrivateKey(&scalar), compressed), nil
+}
+
+// PubKey returns the serialized public key (compressed or not, as the key
+// was given).
+func (k *Key) PubKey() []byte { return k.pubBytes }
+
+// Compressed reports whether the key stands for its compressed public key.
+func (k *Key) Compressed() bool { return k.compressed }
+
+// schnorrKeys prepares the key's BIP 340 forms: the key itself, and the key
+// tweaked as the internal key of a BIP 86 output (no script tree).
+func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
+	k.once.Do(func() {
+		k.plain = newSchnorrKey(&k.priv.Key, k.pub)
+
+		// BIP 341: t = tagged_hash("TapTweak", x(P)); d' = d + t with d
+		// already negated for an even Y.
+		t := chainhash.TaggedHash(chainhash.TagTapTweak, k.plain.xonly[:])
+		var ts secp256k1.ModNScalar
+		ts.SetBytes((*[32]byte)(t))
+		d := k.plain.d
+		d.Add(&ts)
+		pub := secp256k1.NewPrivateKey(&d).PubKey()
+		k.tweaked = newSchnorrKey(&d, pub)
+	})
+	return k.plain, k.tweaked
+}
+
+func hash160(b []byte) [20]byte {
+	sha := chainhash.HashB(b)
+	h := ripemd160.New()
+	h.Write(sha)
+	var out [20]byte
+	copy(out[:], h.Sum(nil))
+	return out
+}
+
+// Hash160 returns RIPEMD160(SHA256(b)), Bitcoin's HASH160.
+func Hash160(b []byte) [20]byte { return hash160(b) }

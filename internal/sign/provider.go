@@ -1,0 +1,97 @@
+package sign
+
+import (
+	"crypto/sha256"
+)
+
+// Provider is a signing provider: the keys and scripts a signer may use.
+// Keys are found by their key id (HASH160 of the public key as the WIF
+// serializes it) or, for taproot, by X coordinate; scripts (redeemScripts
+// and witnessScripts) by HASH160, which is also RIPEMD160 of a P2WSH
+// program. A Provider is filled before signing and only read afterwards,
+// so one may serve concurrent signers once filled.
+type Provider struct {
+	keys    []*Key
+	byID    map[[20]byte]*Key
+	scripts map[[20]byte][]byte
+}
+
+// NewProvider returns a provider holding keys. A key given twice is kept
+// once.
+func NewProvider(keys ...*Key) *Provider {
+	p := &Provider{
+		byID:    make(map[[20]byte]*Key, len(keys)),
+		scripts: make(map[[20]byte][]byte),
+	}
+	for _, k := range keys {
+		p.AddKey(k)
+	}
+	return p
+}
+
+// AddKey adds a key.
+func (p *Provider) AddKey(k *Key) {
+	if _, ok := p.byID[k.id]; ok {
+		return
+	}
+	p.byID[k.id] = k
+	p.keys = append(p.keys, k)
+}
+
+// AddScript adds a script, found later by its HASH160.
+func (p *Provider) AddScript(s []byte) {
+	p.scripts[hash160(s)] = append([]byte(nil), s...)
+}
+
+// AddWitnessScript adds a witnessScript and its P2WSH output script
+// (0020 <sha256>), as Core does for a prevtxs witnessScript, so that the
+// pair also serves a P2SH-wrapped P2WSH.
+func (p *Provider) AddWitnessScript(s []byte) {
+	p.AddScript(s)
+	p.AddScript(P2WSH(s))
+}
+
+// Script returns the script whose HASH160 is id.
+func (p *Provider) Script(id [20]byte) ([]byte, bool) {
+	s, ok := p.scripts[id]
+	return s, ok
+}
+
+// keyByID returns the key whose public key hashes to id.
+func (p *Provider) keyByID(id [20]byte) *Key { return p.byID[id] }
+
+// keyByXOnly returns a key whose compressed public key has X coordinate x
+// (Core's GetKeyByXOnly: either parity, compressed keys only).
+func (p *Provider) keyByXOnly(x []byte) *Key {
+	var c [33]byte
+	copy(c[1:], x)
+	for _, prefix := range []byte{2, 3} {
+		c[0] = prefix
+		if k := p.byID[hash160(c[:])]; k != nil {
+			return k
+		}
+	}
+	return nil
+}
+
+// keyByBIP86 returns a key whose BIP 86 output key (the key tweaked with no
+// script tree) has X coordinate x. Core cannot sign for such an output
+// without the tweaked key (its issue #27017); we can.
+func (p *Provider) keyByBIP86(x []byte) *schnorrKey {
+	for _, k := range p.keys {
+		if !k.compressed {
+			continue
+		}
+		_, tw := k.schnorrKeys()
+		if string(tw.xonly[:]) == string(x) {
+			return tw
+		}
+	}
+	return nil
+}
+
+// P2WSH returns the P2WSH output script of a witnessScript.
+func P2WSH(witnessScript []byte) []byte {
+	h := sha256.Sum256(witnessScript)
+	return append([]byte{0x00, 0x20}, h[:]...)
+}

@@ -1,0 +1,631 @@
+package sign
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/btcsuite/btcd/txscript/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/descwallet/descwallet/internal/script"
+)
+
+// MaxMoney is 21 million BTC in satoshis. As in Core it doubles as the
+// amount of a previous output whose amount was not given.
+const MaxMoney = 21_000_000 * 100_000_000
+
+// SigHashDefault is BIP 341's SIGHASH_DEFAULT (0): it signs taproot inputs
+// with 64-byte signatures and ECDSA inputs as SIGHASH_ALL.
+const SigHashDefault = txscript.SigHashDefault
+
+// parallelThreshold is the input count above which inputs are signed and
+// verified by several goroutines.
+const parallelThreshold = 16
+
+// Coin is a previous output being spent: its script and amount in
+// satoshis (MaxMoney when the amount is unknown).
+type Coin struct {
+	PkScript []byte
+	Amount   int64
+}
+
+// InputError is the problem left on one input after signing, with Core's
+// text.
+type InputError struct {
+	// Index is the input's position in the transaction.
+	Index int
+	// Message is Core's text for the problem.
+	Message string
+}
+
+// Messages of the per-input errors that are not script errors.
+const (
+	MsgInputNotFound     = "Input not found or already spent"
+	MsgInvalidStackSize  = "Unable to sign input, invalid stack size (possibly missing key)"
+	MsgNeedMoreSignature = "CHECK(MULTI)SIG failing with non-zero signature (possibly need more signatures)"
+)
+
+// SignTransaction signs every input of tx that the provider's keys and
+// scripts can sign, the way Core's SignTransaction does, and writes the new
+// scriptSigs and witnesses into tx.
+//
+// coins gives the previous outputs; an input whose outpoint is missing gets
+// MsgInputNotFound and is left as it was. Existing signatures are kept when
+// they are valid and reused (partial multisig across calls); an input that
+// already verifies is not touched. hashType is SigHashDefault or one of the
+// six standard types. With SINGLE, inputs without a matching output are not
+// signed. Taproot inputs are signed only when every input's previous output
+// is known. After signing, each incomplete input is verified under the
+// standard script flags and its error is reported with Core's text.
+//
+// The only whole-call failure is ErrMissingAmount: an input that ends with a
+// witness while its amount is unknown.
+func SignTransaction(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
+	p *Provider, hashType txscript.SigHashType) ([]InputError, error) {
+
+	ctx := newTxContext(tx, coins, p, hashType)
+	n := len(tx.TxIn)
+	results := make([]inputResult, n)
+
+	if n <= parallelThreshold {
+		view := ctx.newView()
+		for i := range n {
+			results[i] = ctx.signInput(i, view)
+		}
+	} else {
+		workers := min(runtime.GOMAXPROCS(0), n)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				view := ctx.newView()
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= n {
+						return
+					}
+					results[i] = ctx.signInput(i, view)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+
+	// Core raises a missing amount as an exception while turning the
+	// errors into JSON, in input order: any such input fails the call.
+	for i, r := range results {
+		if r.missingAmount {
+			return nil, missingAmountError(ctx.coins[i])
+		}
+	}
+
+	var errs []InputError
+	for i, r := range results {
+		if r.touched {
+			tx.TxIn[i].SignatureScript = r.scriptSig
+			tx.TxIn[i].Witness = r.witness
+		}
+		if r.err != "" {
+			errs = append(errs, InputError{Index: i, Message: r.err})
+		}
+	}
+	return errs, nil
+}
+
+// missingAmountError is Core's message, which prints the output as
+// CTxOut::ToString does (amount with 8 decimals, first 30 hex characters of
+// the script).
+func missingAmountError(c *Coin) error {
+	h := fmt.Sprintf("%x", c.PkScript)
+	if len(h) > 30 {
+		h = h[:30]
+	}
+	v := c.Amount
+	sign := ""
+	if v < 0 {
+		sign = "-"
+		v = -v
+	}
+	return newError(ErrMissingAmount, fmt.Sprintf(
+		"Missing amount for CTxOut(nValue=%s%d.%08d, scriptPubKey=%s)",
+		sign, v/100_000_000, v%100_000_000, h))
+}
+
+// txContext is what every input's signer shares: the transaction as given
+// (read only while signing), the coins by input, the sighash midstates built
+// once, and the provider.
+type txContext struct {
+	tx        *wire.MsgTx
+	coins     []*Coin
+	allKnown  bool
+	fetcher   *txscript.MultiPrevOutFetcher
+	sigHashes *txscript.TxSigHashes
+	provider  *Provider
+	hashType  txscript.SigHashType
+	single    bool
+}
+
+func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
+	p *Provider, hashType txscript.SigHashType) *txContext {
+
+	ctx := &txContext{
+		tx:       tx,
+		coins:    make([]*Coin, len(tx.TxIn)),
+		allKnown: true,
+		fetcher:  txscript.NewMultiPrevOutFetcher(nil),
+		provider: p,
+		hashType: hashType,
+		single:   hashType&^txscript.SigHashAnyOneCanPay == txscript.SigHashSingle,
+	}
+	for i, in := range tx.TxIn {
+		c := coins[in.PreviousOutPoint]
+		ctx.coins[i] = c
+		if c == nil {
+			// Unknown outputs only stand in for the midstate computation;
+			// taproot, which commits to every spent output, is then off.
+			ctx.allKnown = false
+			ctx.fetcher.AddPrevOut(in.PreviousOutPoint, &wire.TxOut{})
+			continue
+		}
+		ctx.fetcher.AddPrevOut(in.PreviousOutPoint,
+			&wire.TxOut{Value: c.Amount, PkScript: c.PkScript})
+	}
+	ctx.sigHashes = txscript.NewTxSigHashes(tx, ctx.fetcher)
+	return ctx
+}
+
+// newView returns a shallow copy of the transaction with its own input
+// slice: a signer puts its candidate input in its slot to compute hashes and
+// run the script engine, without touching the shared transaction.
+func (ctx *txContext) newView() *wire.MsgTx {
+	v := *ctx.tx
+	v.TxIn = append([]*wire.TxIn(nil), ctx.tx.TxIn...)
+	return &v
+}
+
+// inputResult is the outcome for one input.
+type inputResult struct {
+	touched       bool
+	scriptSig     []byte
+	witness       wire.TxWitness
+	err           string
+	missingAmount bool
+}
+
+// signInput runs Core's per-input steps: extract what the input has,
+// produce a signature, then verify.
+func (ctx *txContext) signInput(i int, view *wire.MsgTx) inputResult {
+	coin := ctx.coins[i]
+	if coin == nil {
+		return inputResult{err: MsgInputNotFound}
+	}
+	in := ctx.tx.TxIn[i]
+	defer func() { view.TxIn[i] = in }()
+
+	s := &inputSigner{
+		ctx:  ctx,
+		idx:  i,
+		view: view,
+		coin: coin,
+		sigs: make(map[[20]byte]sigPair),
+	}
+	s.extract(in.SignatureScript, in.Witness)
+	if !ctx.single || i < len(ctx.tx.TxOut) {
+		s.produce()
+	}
+	res := inputResult{touched: true, scriptSig: s.scriptSig, witness: s.witness}
+
+	if coin.Amount == MaxMoney && len(s.witness) != 0 {
+		res.missingAmount = true
+		return res
+	}
+	if !s.complete {
+		err := s.verifyErr
+		if !s.verified {
+			err = s.verify(s.scriptSig, s.witness)
+		}
+		if err != nil {
+			res.err = coreScriptError(err)
+		}
+	}
+	return res
+}
+
+// sigPair is an ECDSA signature (with its hash-type byte) and the public key
+// it is for.
+type sigPair struct {
+	pub []byte
+	sig []byte
+}
+
+// sigVersion is the signature scheme of a script being signed.
+type sigVersion int
+
+const (
+	sigBase sigVersion = iota
+	sigWitnessV0
+)
+
+// inputSigner holds Core's SignatureData for one input: the scriptSig and
+// witness built so far, the valid signatures found or made, and the
+// redeemScript and witnessScript found in the input.
+type inputSigner struct {
+	ctx  *txContext
+	idx  int
+	view *wire.MsgTx
+	coin *Coin
+
+	scriptSig     []byte
+	witness       wire.TxWitness
+	sigs          map[[20]byte]sigPair
+	redeemScript  []byte
+	witnessScript []byte
+	complete      bool
+
+	verified  bool
+	verifyErr error
+}
+
+// extract is Core's DataFromTransaction: an input that already verifies is
+// complete; otherwise its valid signatures and scripts are remembered.
+func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
+	s.scriptSig = scriptSig
+	s.witness = witness
+	pk := s.coin.PkScript
+
+	// Core checks existing data without the transaction-wide precomputed
+	// data, so a taproot signature never verifies at this stage.
+	if !isTaproot(pk) && s.verify(scriptSig, witness) == nil {
+		s.complete = true
+		return
+	}
+
+	stack, ok := pushStack(scriptSig)
+	if !ok {
+		stack = nil
+	}
+	wit := append([][]byte(nil), witness...)
+
+	class, sol := script.Solve(pk)
+	next := pk
+	sv := sigBase
+	if class == script.ScriptHash && len(stack) > 0 && len(stack[len(stack)-1]) > 0 {
+		s.redeemScript = stack[len(stack)-1]
+		next = s.redeemScript
+		class, sol = script.Solve(next)
+		stack = stack[:len(stack)-1]
+	}
+	if class == script.WitnessV0ScriptHash && len(wit) > 0 && len(wit[len(wit)-1]) > 0 {
+		s.witnessScript = wit[len(wit)-1]
+		next = s.witnessScript
+		class, sol = script.Solve(next)
+		stack = wit[:len(wit)-1]
+		sv = sigWitnessV0
+	}
+	if class != script.Multisig || len(stack) == 0 {
+		return
+	}
+	keys := sol[1 : len(sol)-1]
+	m := int(sol[0][0])
+
+	// Core's verification attempt records each signature its
+	// CHECKMULTISIG accepted: signatures are matched to keys in order.
+	if len(stack) >= m+1 {
+		sigs := stack[len(stack)-m:]
+		isig, ikey := 0, 0
+		for isig < len(sigs) && len(sigs)-isig <= len(keys)-ikey {
+			if s.checkECDSA(sigs[isig], keys[ikey], next, sv) {
+				isig++
+			}
+			ikey++
+		}
+	}
+
+	// Then each stack item is matched against the keys after the last
+	// match; a key that already has a signature counts as a match.
+	last := 0
+	for _, sig := range stack {
+		for k := last; k < len(keys); k++ {
+			if _, have := s.sigs[hash160(keys[k])]; have ||
+				s.checkECDSA(sig, keys[k], next, sv) {
+				last = k + 1
+				break
+			}
+		}
+	}
+}
+
+// produce is Core's ProduceSignature.
+func (s *inputSigner) produce() {
+	if s.complete {
+		return
+	}
+	pk := s.coin.PkScript
+	result, class, solved := s.signStep(pk, sigBase)
+
+	p2sh := false
+	var subscript []byte
+	if solved && class == script.ScriptHash {
+		subscript = result[0]
+		var ok bool
+		result, class, ok = s.signStep(subscript, sigBase)
+		solved = ok && class != script.ScriptHash
+		p2sh = true
+	}
+
+	var witness wire.TxWitness
+	isWitness := false
+	switch {
+	case solved && class == script.WitnessV0KeyHash:
+		var ok bool
+		result, _, ok = s.signStep(script.PayToPubKeyHash(result[0]), sigWitnessV0)
+		solved = ok
+		witness = result
+		isWitness = true
+		result = nil
+
+	case solved && class == script.WitnessV0ScriptHash:
+		ws := result[0]
+		res, sub, ok := s.signStep(ws, sigWitnessV0)
+		solved = ok && sub != script.ScriptHash &&
+			sub != script.WitnessV0ScriptHash && sub != script.WitnessV0KeyHash
+		witness = append(res, ws)
+		isWitness = true
+		result = nil
+
+	case class == script.WitnessV1Taproot && !p2sh:
+		isWitness = true
+		witness = s.witness
+		if solved {
+			witness = result
+		}
+		result = nil
+
+	case solved && class == script.WitnessUnknown:
+		isWitness = true
+		witness = s.witness
+	}
+	if !isWitness {
+		witness = nil
+	}
+	if p2sh {
+		result = append(result, subscript)
+	}
+	s.scriptSig = pushAll(result)
+	s.witness = witness
+
+	if solved {
+		s.verified = true
+		s.verifyErr = s.verify(s.scriptSig, s.witness)
+		s.complete = s.verifyErr == nil
+	}
+}
+
+// signStep is Core's SignStep: it solves one script and returns the stack
+// items that satisfy it (or the script to recurse into for P2SH and
+// P2WSH), its class, and whether it is solved.
+func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Class, bool) {
+	class, sol := script.Solve(scr)
+	switch class {
+	case script.PubKey:
+		sig, ok := s.createSig(sol[0], scr, sv)
+		if !ok {
+			return nil, class, false
+		}
+		return [][]byte{sig}, class, true
+
+	case script.PubKeyHash:
+		var id [20]byte
+		copy(id[:], sol[0])
+		pub, ok := s.pubKey(id)
+		if !ok {
+			return nil, class, false
+		}
+		sig, ok := s.createSig(pub, scr, sv)
+		if !ok {
+			return nil, class, false
+		}
+		return [][]byte{sig, pub}, class, true
+
+	case script.ScriptHash:
+		var id [20]byte
+		copy(id[:], sol[0])
+		if rs, ok := s.script(id); ok {
+			return [][]byte{rs}, class, true
+		}
+		return nil, class, false
+
+	case script.Multisig:
+		required := int(sol[0][0])
+		ret := [][]byte{{}}
+		for _, pub := range sol[1 : len(sol)-1] {
+			// Every key is tried so that every signature that can be
+			// made is made, as Core does.
+			if sig, ok := s.createSig(pub, scr, sv); ok && len(ret) < required+1 {
+				ret = append(ret, sig)
+			}
+		}
+		ok := len(ret) == required+1
+		// Core's fill loop: it stops halfway through the missing ones.
+		for i := 0; i+len(ret) < required+1; i++ {
+			ret = append(ret, []byte{})
+		}
+		return ret, class, ok
+
+	case script.WitnessV0KeyHash:
+		return [][]byte{sol[0]}, class, true
+
+	case script.WitnessV0ScriptHash:
+		id := ripemd160Sum(sol[0])
+		if ws, ok := s.script(id); ok {
+			return [][]byte{ws}, class, true
+		}
+		return nil, class, false
+
+	case script.WitnessV1Taproot:
+		ret, ok := s.signTaproot(sol[0])
+		return ret, class, ok
+
+	case script.Anchor:
+		return nil, class, true
+	}
+	return nil, class, false
+}
+
+// pubKey finds the public key with key id id among the signatures found
+// and the provider's keys.
+func (s *inputSigner) pubKey(id [20]byte) ([]byte, bool) {
+	if sp, ok := s.sigs[id]; ok {
+		return sp.pub, true
+	}
+	if k := s.ctx.provider.keyByID(id); k != nil {
+		return k.pubBytes, true
+	}
+	return nil, false
+}
+
+// script finds a script by HASH160 in the provider, then among the
+// redeemScript and witnessScript found in the input.
+func (s *inputSigner) script(id [20]byte) ([]byte, bool) {
+	if scr, ok := s.ctx.provider.Script(id); ok {
+		return scr, true
+	}
+	if s.redeemScript != nil && hash160(s.redeemScript) == id {
+		return s.redeemScript, true
+	}
+	if s.witnessScript != nil && hash160(s.witnessScript) == id {
+		return s.witnessScript, true
+	}
+	return nil, false
+}
+
+// createSig is Core's CreateSig: an existing valid signature for the key is
+// reused, otherwise the provider's key signs. Witness v0 scripts refuse
+// uncompressed keys.
+func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, bool) {
+	id := hash160(pub)
+	if sp, ok := s.sigs[id]; ok {
+		return sp.sig, true
+	}
+	k := s.ctx.provider.keyByID(id)
+	if k == nil {
+		return nil, false
+	}
+	if sv == sigWitnessV0 && !k.compressed {
+		return nil, false
+	}
+	ht := s.ctx.hashType
+	if ht == SigHashDefault {
+		ht = txscript.SigHashAll
+	}
+	hash, err := s.sigHash(scriptCode, ht, sv)
+	if err != nil {
+		return nil, false
+	}
+	sig := append(SignECDSA(k.priv, hash), byte(ht))
+	s.sigs[id] = sigPair{pub: pub, sig: sig}
+	return sig, true
+}
+
+// sigHash computes the legacy or BIP 143 signature hash of this input.
+func (s *inputSigner) sigHash(scriptCode []byte, ht txscript.SigHashType, sv sigVersion) ([]byte, error) {
+	if sv == sigWitnessV0 {
+		return txscript.CalcWitnessSigHash(scriptCode, s.ctx.sigHashes, ht,
+			s.view, s.idx, s.coin.Amount)
+	}
+	return txscript.CalcSignatureHash(scriptCode, ht, s.view, s.idx)
+}
+
+// taprootSigHash computes the BIP 341 key-path signature hash of this
+// input (no annex).
+func (s *inputSigner) taprootSigHash(ht txscript.SigHashType) ([]byte, error) {
+	return txscript.CalcTaprootSignatureHash(s.ctx.sigHashes, ht, s.view,
+		s.idx, s.ctx.fetcher)
+}
+
+// signTaproot is the key path of Core's SignTaproot: a key whose X
+// coordinate is the output key signs. Beyond Core, a key that is the
+// internal key of a BIP 86 output (no script tree) signs with its tweaked
+// form. Script paths need the tree, which a provider never has. All spent
+// outputs must be known.
+func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
+	if !s.ctx.allKnown {
+		return nil, false
+	}
+	var sk *schnorrKey
+	if k := s.ctx.provider.keyByXOnly(outputKey); k != nil {
+		sk, _ = k.schnorrKeys()
+	} else {
+		sk = s.ctx.provider.keyByBIP86(outputKey)
+	}
+	if sk == nil {
+		return nil, false
+	}
+	hash, err := s.taprootSigHash(s.ctx.hashType)
+	if err != nil {
+		return nil, false
+	}
+	sig := sk.signSchnorr(hash)
+	out := sig[:]
+	if s.ctx.hashType != SigHashDefault {
+		out = append(out, byte(s.ctx.hashType))
+	}
+	return [][]byte{out}, true
+}
+
+// pushAll is Core's PushAll: each item as its canonical push, small numbers
+// as OP_1..OP_16 and OP_1NEGATE, the empty item as OP_0.
+func pushAll(items [][]byte) []byte {
+	size := 0
+	for _, it := range items {
+		size += len(it) + 5
+	}
+	out := make([]byte, 0, size)
+	for _, it := range items {
+		switch {
+		case len(it) == 0:
+			out = append(out, 0x00)
+		case len(it) == 1 && it[0] >= 1 && it[0] <= 16:
+			out = append(out, 0x50+it[0])
+		case len(it) == 1 && it[0] == 0x81:
+			out = append(out, 0x4f)
+		default:
+			out = script.AppendPush(out, it)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// pushStack evaluates a push-only scriptSig into its stack, as Core does
+// for the scriptSig part of existing data. It fails on anything else.
+func pushStack(scr []byte) ([][]byte, bool) {
+	var stack [][]byte
+	for pc := 0; pc < len(scr); {
+		op, data, next, ok := script.NextOp(scr, pc)
+		if !ok {
+			return nil, false
+		}
+		switch {
+		case op <= script.OpPushData4:
+			stack = append(stack, data)
+		case op == script.Op1Negate:
+			stack = append(stack, []byte{0x81})
+		case op >= script.Op1 && op <= script.Op16:
+			stack = append(stack, []byte{op - 0x50})
+		default:
+			return nil, false
+		}
+		pc = next
+	}
+	return stack, true
+}
+
+func isTaproot(pk []byte) bool {
+	return len(pk) == 34 && pk[0] == 0x51 && pk[1] == 0x20
+}
