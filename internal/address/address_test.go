@@ -174,7 +174,7 @@ func TestInvalidAddresses(t *testing.T) {
 				continue
 			}
 			var e *Error
-			if !errors.As(err, &e) || !errors.Is(err, e.Kind) || e.Error() == "" {
+			if !errors.As(err, &e) || !errors.Is(err, e.Kind) || !errors.Is(err, ErrDecode) || e.Error() == "" {
 				t.Errorf("%s: error %v is not a described *Error", tc.ID, err)
 			}
 			if strings.HasPrefix(tc.ID, "core-keyio-invalid") {
@@ -275,7 +275,7 @@ func TestDecodeMessages(t *testing.T) {
 			if err == nil {
 				t.Fatalf("%q decoded as %x", tc.s, spk)
 			}
-			if !errors.Is(err, tc.kind) {
+			if !errors.Is(err, tc.kind) || !errors.Is(err, ErrDecode) {
 				t.Errorf("%q: kind of %v, want %s", tc.s, err, tc.kind)
 			}
 			if err.Error() != tc.msg {

@@ -7,6 +7,11 @@ package address
 type ErrorKind string
 
 const (
+	// ErrDecode matches every error Decode returns, whatever its kind, so
+	// that one errors.Is test (or one row of the RPC error table) covers
+	// them all; Core answers each with RPC_INVALID_ADDRESS_OR_KEY.
+	ErrDecode = ErrorKind("ErrDecode")
+
 	// ErrBase58Length is a Base58Check string whose version byte is the
 	// network's P2PKH or P2SH prefix but whose payload is too short:
 	// "Invalid length for Base58 address (P2PKH or P2SH)".
@@ -87,13 +92,13 @@ type Error struct {
 // Error returns Core's message.
 func (e *Error) Error() string { return e.Description }
 
-// Unwrap returns the kind and the wrapped error, if any, so that errors.Is
-// matches either.
+// Unwrap returns the kind, ErrDecode and the wrapped error, if any, so that
+// errors.Is matches any of them.
 func (e *Error) Unwrap() []error {
 	if e.Err != nil {
-		return []error{e.Kind, e.Err}
+		return []error{e.Kind, ErrDecode, e.Err}
 	}
-	return []error{e.Kind}
+	return []error{e.Kind, ErrDecode}
 }
 
 func newError(kind ErrorKind, desc string) *Error {
