@@ -29,9 +29,8 @@
 // Decode returns an *Error. Error() is Core's exact message, which the RPC
 // layer returns with code -5 (RPC_INVALID_ADDRESS_OR_KEY); Kind is one of
 // the ErrorKind constants for errors.Is, and every error also matches
-// ErrDecode; Locations holds the character
-// positions Core's validateaddress reports in error_locations (only Bech32
-// decoding failures have any). A Bech32 decoding failure (ErrBech32) also
+// ErrDecode; Locations holds the character positions Core's validateaddress
+// reports in error_locations (only Bech32 decoding failures have any). A Bech32 decoding failure (ErrBech32) also
 // wraps the *bech32.Error, so errors.Is(err, bech32.ErrChecksum) works.
 //
 // # Concurrency
