@@ -318,6 +318,7 @@ func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
 		isig, ikey := 0, 0
 		for isig < len(sigs) && len(sigs)-isig <= len(keys)-ikey {
 			if s.checkECDSA(sigs[isig], keys[ikey], next, sv) {
+				s.sigs[hash160(keys[ikey])] = sigPair{pub: keys[ikey], sig: sigs[isig]}
 				isig++
 			}
 			ikey++
@@ -329,8 +330,13 @@ func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
 	last := 0
 	for _, sig := range stack {
 		for k := last; k < len(keys); k++ {
-			if _, have := s.sigs[hash160(keys[k])]; have ||
-				s.checkECDSA(sig, keys[k], next, sv) {
+			id := hash160(keys[k])
+			if _, have := s.sigs[id]; have {
+				last = k + 1
+				break
+			}
+			if s.checkECDSA(sig, keys[k], next, sv) {
+				s.sigs[id] = sigPair{pub: keys[k], sig: sig}
 				last = k + 1
 				break
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/sign"
 )
 
 // errRow maps one domain error kind to Core's RPC code. The client sees
@@ -21,7 +22,13 @@ type errRow struct {
 
 // errTable is the one place where domain errors become RPC errors. Add a
 // row per domain error kind; the first matching row wins.
-var errTable = []errRow{}
+var errTable = []errRow{
+	// signrawtransactionwithkey.
+	{Kind: sign.ErrTxDecode, Code: rpc.CodeDeserialization},
+	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: sign.ErrPrevoutMismatch, Code: rpc.CodeDeserialization},
+	{Kind: sign.ErrMissingAmount, Code: rpc.CodeTypeError},
+}
 
 // MapError turns an error from a domain package into the *rpc.Error the
 // client sees. An *rpc.Error (anywhere in the chain) passes through; an
