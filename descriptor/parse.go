@@ -65,7 +65,7 @@ func parseKeyPathElement(elem string, apostrophe *bool, hasHardened *bool) (uint
 	}
 	n, ok := parseUint32(elem)
 	if !ok {
-		return 0, errKey(sprintf("Key path value '%s' is not a valid uint32", raw))
+		return 0, errKey(sprintf("Key path value '%s' is not a valid uint32", elem))
 	}
 	if n >= hardenedFlag {
 		return 0, errKey(sprintf("Key path value %d is out of range", n))

@@ -16,6 +16,20 @@ var pending = map[Feature][]string{
 		// descriptors_invalid.json
 		"core-desc-L958", "core-desc-L1073", "core-desc-L1075", "core-desc-L1078",
 		"core-desc-L1082", "core-desc-L1084", "core-desc-L1088", "core-desc-L1261",
+		// core_rpc/stateless.json
+		"derive-invalid-miniscript-invalid-types", "derive-invalid-miniscript-malleable",
+		"derive-invalid-miniscript-no-signature-hash", "derive-invalid-miniscript-or_b-invalid",
+		"derive-invalid-miniscript-resource-limits", "derive-invalid-miniscript-timelock-mix",
+		"derive-invalid-miniscript-top-level", "derive-invalid-miniscript-unsatisfiable",
+		"derive-invalid-tr-leaf-no-signature", "derive-tr-miniscript-leaves", "derive-wsh-after",
+		"derive-wsh-and_v-older", "derive-wsh-or_b", "derive-wsh-or_d-timelocked-recovery",
+		"derive-wsh-sha256-lock", "derive-wsh-thresh", "gdi-invalid-miniscript-malleable",
+		"gdi-invalid-miniscript-no-signature", "gdi-invalid-miniscript-or_c-not-sane",
+		"gdi-invalid-miniscript-resource-limits", "gdi-invalid-miniscript-unsatisfiable",
+		"gdi-tr-and_v-older-leaf", "gdi-tr-pkh-leaf", "gdi-wsh-hash160-or_i",
+		"gdi-wsh-miniscript-60-keys", "gdi-wsh-miniscript-ranged", "gdi-wsh-or_b",
+		"gdi-wsh-or_d-timelocked-recovery", "gdi-wsh-sha256-lock",
+		"derive-invalid-musig-in-wsh-miniscript",
 		// core_rpc/stateless.json, signrawtransactionwithkey: satisfying a
 		// miniscript witnessScript
 		"sign-p2wsh-miniscript-older",

@@ -33,8 +33,8 @@ func All(d *Deps) []*rpc.Method {
 		newGetRPCInfo(d),
 		newStop(d),
 		newUptime(d),
-		// Raw transactions.
-		newSignRawTransactionWithKey(d),
+		// Util.
+		newDeriveAddresses(d), newGetDescriptorInfo(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
 		newEchoJSON(d),
