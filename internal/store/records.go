@@ -6,8 +6,9 @@ import (
 )
 
 // DescriptorID is the identity of a descriptor: SHA-256 of its public
-// string.
-type DescriptorID [32]byte
+// string. It is an alias so that callers can convert records field for
+// field from their own types.
+type DescriptorID = [32]byte
 
 // Descriptor is one stored descriptor.
 type Descriptor struct {

@@ -3,8 +3,9 @@ package methods
 import (
 	"errors"
 
-	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/sign"
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // errRow maps one domain error kind to Core's RPC code. The client sees
@@ -23,19 +24,23 @@ type errRow struct {
 // errTable is the one place where domain errors become RPC errors. Add a
 // row per domain error kind; the first matching row wins.
 var errTable = []errRow{
-	// Descriptor parsing (importdescriptors, getdescriptorinfo,
-	// deriveaddresses): Core answers -5 with the parser's message.
-	{Kind: descriptor.ErrMultipleHash, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrMissingChecksum, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrChecksumLength, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrInvalidCharacters, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrChecksumMismatch, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrSyntax, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrMultisig, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrMultipath, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrMiniscript, Code: rpc.CodeInvalidAddressOrKey},
-	{Kind: descriptor.ErrHardenedFromPublic, Code: rpc.CodeInvalidAddressOrKey},
+	// signrawtransactionwithkey.
+	{Kind: sign.ErrTxDecode, Code: rpc.CodeDeserialization},
+	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: sign.ErrPrevoutMismatch, Code: rpc.CodeDeserialization},
+	{Kind: sign.ErrMissingAmount, Code: rpc.CodeTypeError},
+	// Wallet errors carry Core's message; the kind names the code.
+	{Kind: wallet.ErrWallet, Code: rpc.CodeWalletError},
+	{Kind: wallet.ErrNotSupported, Code: rpc.CodeWalletError},
+	{Kind: wallet.ErrInvalidParameter, Code: rpc.CodeInvalidParameter},
+	{Kind: wallet.ErrInvalidAddressOrKey, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: wallet.ErrInvalidLabel, Code: rpc.CodeWalletInvalidLabelName},
+	{Kind: wallet.ErrKeypoolRanOut, Code: rpc.CodeWalletKeypoolRanOut},
+	{Kind: wallet.ErrUnlockNeeded, Code: rpc.CodeWalletUnlockNeeded},
+	{Kind: wallet.ErrNotFound, Code: rpc.CodeWalletNotFound},
+	{Kind: wallet.ErrNotSpecified, Code: rpc.CodeWalletNotSpecified},
+	{Kind: wallet.ErrAlreadyLoaded, Code: rpc.CodeWalletAlreadyLoaded},
+	{Kind: wallet.ErrMisc, Code: rpc.CodeMisc},
 }
 
 // MapError turns an error from a domain package into the *rpc.Error the

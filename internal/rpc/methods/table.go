@@ -6,6 +6,7 @@ import (
 	"github.com/btcsuite/btcd/chaincfg/v2"
 
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // Deps is what the methods need from the node. The node fills it in before
@@ -22,6 +23,9 @@ type Deps struct {
 	// RPCInfo reports the server's active calls and the log path
 	// (getrpcinfo); nil reads as no active calls and no log.
 	RPCInfo func() rpc.Info
+	// Wallets is the wallet manager; nil when the node runs without
+	// wallets (wallet methods then answer "Method not found").
+	Wallets *wallet.Manager
 }
 
 // All returns every method the node serves. To add a method, write its
@@ -33,11 +37,29 @@ func All(d *Deps) []*rpc.Method {
 		newGetRPCInfo(d),
 		newStop(d),
 		newUptime(d),
-		// Util.
-		newDeriveAddresses(d), newGetDescriptorInfo(d),
+		// Raw transactions.
+		newSignRawTransactionWithKey(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
 		newEchoJSON(d),
+		// Wallet.
+		newBackupWallet(d),
+		newCreateWallet(d),
+		newGetAddressesByLabel(d),
+		newGetAddressInfo(d),
+		newGetNewAddress(d),
+		newGetRawChangeAddress(d),
+		newGetWalletInfo(d),
+		newImportDescriptors(d),
+		newKeypoolRefill(d),
+		newListDescriptors(d),
+		newListLabels(d),
+		newListWalletDir(d),
+		newListWallets(d),
+		newLoadWallet(d),
+		newRestoreWallet(d),
+		newSetLabel(d),
+		newUnloadWallet(d),
 	}
 	// help describes the whole table, itself included.
 	return append(list, newHelp(&list))

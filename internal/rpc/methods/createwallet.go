@@ -1,0 +1,73 @@
+package methods
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// newCreateWallet returns the createwallet method.
+func newCreateWallet(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "createwallet",
+		Category:    walletCategory,
+		Description: "Makes a new descriptor wallet and loads it.",
+		Params: []rpc.Param{
+			{Name: "wallet_name", Type: rpc.TypeString, Description: "Name of the wallet; its folder under the wallets folder, or an absolute path."},
+			{Name: "disable_private_keys", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Make a watch-only wallet that never holds private keys."},
+			{Name: "blank", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Make the wallet without its default descriptors."},
+			{Name: "passphrase", Type: rpc.TypeString, Optional: true, Description: "Encrypt the wallet with this passphrase (not supported yet)."},
+			{Name: "avoid_reuse", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Track reused addresses."},
+			{Name: "descriptors", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "Must be true: only descriptor wallets exist."},
+			startupParam,
+			{Name: "external_signer", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Use an external signer (not supported)."},
+		},
+		Result:   "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}",
+		Examples: []string{`"mywallet"`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			if d.Wallets == nil {
+				return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+			}
+			name, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			var opts wallet.CreateOptions
+			if opts.DisablePrivateKeys, err = boolOr(req, 1, false); err != nil {
+				return nil, err
+			}
+			if opts.Blank, err = boolOr(req, 2, false); err != nil {
+				return nil, err
+			}
+			if req.Has(3) {
+				p, err := req.String(3)
+				if err != nil {
+					return nil, err
+				}
+				opts.Passphrase = &p
+			}
+			if opts.AvoidReuse, err = boolOr(req, 4, false); err != nil {
+				return nil, err
+			}
+			descriptors, err := boolOr(req, 5, true)
+			if err != nil {
+				return nil, err
+			}
+			if opts.LoadOnStartup, err = optBool(req, 6); err != nil {
+				return nil, err
+			}
+			if opts.ExternalSigner, err = boolOr(req, 7, false); err != nil {
+				return nil, err
+			}
+			if !descriptors {
+				return nil, rpc.NewError(rpc.CodeWalletError, `descriptors argument must be set to "true"; it is no longer possible to create a legacy wallet.`)
+			}
+			w, warnings, err := d.Wallets.Create(ctx, name, opts)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			return loadResult{Name: w.Name(), Warnings: warnings}, nil
+		},
+	}
+}

@@ -1,0 +1,37 @@
+package methods
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/rpc"
+)
+
+// newGetAddressInfo returns the getaddressinfo method.
+func newGetAddressInfo(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "getaddressinfo",
+		Category:    walletCategory,
+		Description: "Tells what the wallet knows of an address: whether it is the wallet's, the descriptor that derives it, its key, labels and change status.",
+		Params: []rpc.Param{
+			{Name: "address", Type: rpc.TypeString, Description: "The address."},
+		},
+		Result:   "{ \"address\", \"scriptPubKey\", \"ismine\", \"solvable\", \"desc\", \"parent_desc\", ... \"labels\" }",
+		Examples: []string{`"bcrt1q..."`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			a, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			spk, err := address.Decode(a, d.Net)
+			if err != nil {
+				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, err.Error())
+			}
+			return w.AddressInfo(spk), nil
+		},
+	}
+}

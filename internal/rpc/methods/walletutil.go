@@ -1,0 +1,55 @@
+package methods
+
+import (
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// walletCategory is the help category of the wallet methods.
+const walletCategory = "wallet"
+
+// requestWallet picks the wallet a wallet method works on: the one named by
+// the /wallet/<name> URI, or the only loaded one (Core's -18 and -19
+// otherwise). Handlers call it after the top-level argument checks and
+// before they look at their arguments, as Core does.
+func requestWallet(d *Deps, req *rpc.Request) (*wallet.Wallet, error) {
+	if d.Wallets == nil {
+		return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+	}
+	w, err := d.Wallets.Resolve(req.Wallet, req.WalletURI)
+	if err != nil {
+		return nil, MapError(err)
+	}
+	return w, nil
+}
+
+// optBool reads an optional bool argument: nil when absent or null.
+func optBool(req *rpc.Request, i int) (*bool, error) {
+	if !req.Has(i) {
+		return nil, nil
+	}
+	b, err := req.Bool(i)
+	if err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// boolOr reads an optional bool argument with a default.
+func boolOr(req *rpc.Request, i int, def bool) (bool, error) {
+	if !req.Has(i) {
+		return def, nil
+	}
+	return req.Bool(i)
+}
+
+// loadResult is the reply of createwallet, loadwallet and restorewallet.
+type loadResult struct {
+	Name     string   `json:"name"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// startupParam is the load_on_startup parameter shared by the wallet
+// lifecycle methods.
+var startupParam = rpc.Param{Name: "load_on_startup", Type: rpc.TypeBool, Optional: true,
+	Description: "Add the wallet to the list loaded at startup (true), remove it (false), or leave the list alone (null)."}

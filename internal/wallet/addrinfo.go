@@ -1,0 +1,258 @@
+package wallet
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+	"strings"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/script"
+)
+
+// AddressInfo is getaddressinfo's reply. Field order and omissions are
+// Core's (spec c.3): the JSON encoding of this struct is the reply.
+type AddressInfo struct {
+	Address        string `json:"address"`
+	ScriptPubKey   string `json:"scriptPubKey"`
+	IsMine         bool   `json:"ismine"`
+	Solvable       bool   `json:"solvable"`
+	Desc           string `json:"desc,omitempty"`
+	ParentDesc     string `json:"parent_desc,omitempty"`
+	IsWatchOnly    bool   `json:"iswatchonly"`
+	IsScript       *bool  `json:"isscript,omitempty"`
+	IsWitness      bool   `json:"iswitness"`
+	WitnessVersion *int   `json:"witness_version,omitempty"`
+	WitnessProgram string `json:"witness_program,omitempty"`
+	scriptDetails
+	IsChange            bool     `json:"ischange"`
+	Timestamp           *int64   `json:"timestamp,omitempty"`
+	HDKeyPath           string   `json:"hdkeypath,omitempty"`
+	HDSeedID            string   `json:"hdseedid,omitempty"`
+	HDMasterFingerprint string   `json:"hdmasterfingerprint,omitempty"`
+	Labels              []string `json:"labels"`
+}
+
+// scriptDetails are the fields Core's wallet address visitor adds.
+type scriptDetails struct {
+	Script       string    `json:"script,omitempty"`
+	Hex          string    `json:"hex,omitempty"`
+	PubKey       string    `json:"pubkey,omitempty"`
+	Embedded     *Embedded `json:"embedded,omitempty"`
+	SigsRequired *int      `json:"sigsrequired,omitempty"`
+	PubKeys      []string  `json:"pubkeys,omitempty"`
+	IsCompressed *bool     `json:"iscompressed,omitempty"`
+}
+
+// Embedded describes the inner script of a P2SH or P2WSH address (c.5).
+type Embedded struct {
+	IsScript       *bool  `json:"isscript,omitempty"`
+	IsWitness      bool   `json:"iswitness"`
+	WitnessVersion *int   `json:"witness_version,omitempty"`
+	WitnessProgram string `json:"witness_program,omitempty"`
+	scriptDetails
+	Address      string `json:"address"`
+	ScriptPubKey string `json:"scriptPubKey"`
+}
+
+// provider is the solving data of one expansion.
+type provider struct{ out *descriptor.Output }
+
+func (p provider) pubkeyByHash(h []byte) *descriptor.Key {
+	for i := range p.out.Keys {
+		k := &p.out.Keys[i]
+		if bytes.Equal(hash160(k.PubKey), h) {
+			return k
+		}
+		if len(k.PubKey) == 33 {
+			continue
+		}
+	}
+	return nil
+}
+
+func (p provider) scriptByHash160(h []byte) []byte {
+	var k [20]byte
+	copy(k[:], h)
+	if s, ok := p.out.Scripts[k]; ok {
+		return s
+	}
+	return nil
+}
+
+func (p provider) scriptBySHA256(h []byte) []byte {
+	for _, s := range p.out.Scripts {
+		sum := sha256.Sum256(s)
+		if bytes.Equal(sum[:], h) {
+			return s
+		}
+	}
+	return nil
+}
+
+func (p provider) keyOf(pub []byte) *descriptor.Key {
+	for i := range p.out.Keys {
+		if bytes.Equal(p.out.Keys[i].PubKey, pub) {
+			return &p.out.Keys[i]
+		}
+	}
+	return nil
+}
+
+func (p provider) keyOfXOnly(x []byte) *descriptor.Key {
+	for i := range p.out.Keys {
+		k := p.out.Keys[i].PubKey
+		if len(k) == 33 && bytes.Equal(k[1:], x) {
+			return &p.out.Keys[i]
+		}
+	}
+	return nil
+}
+
+// AddressInfo answers getaddressinfo for a scriptPubKey. It reads memory
+// only.
+func (w *Wallet) AddressInfo(spk []byte) AddressInfo {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	addr, _ := address.Encode(spk, w.cfg.Net)
+	info := AddressInfo{Address: addr, ScriptPubKey: hex.EncodeToString(spk), Labels: []string{}}
+	if d, ok := address.Describe(spk); ok {
+		info.IsScript, info.IsWitness = d.IsScript, d.IsWitness
+		info.WitnessVersion, info.WitnessProgram = d.WitnessVersion, d.WitnessProgram
+	}
+	entry := w.book[string(spk)]
+	if entry != nil && entry.label != nil {
+		info.Labels = []string{*entry.label}
+	}
+	matches := w.findScript(spk)
+	if len(matches) == 0 {
+		return info
+	}
+	info.IsMine = true
+	info.IsChange = addr == "" || entry == nil || entry.label == nil
+
+	// Solving data comes from the descriptor imported first, the parent
+	// and the key metadata from the last one (Core takes the first of a
+	// list for the one and the first of a set for the other).
+	solver := matches[0]
+	meta := matches[len(matches)-1]
+	info.ParentDesc = meta.wd.normalized
+
+	p := provider{out: &solver.out}
+	if desc, ok := inferDescriptor(spk, p, solver.wd.d.IsSolvable()); ok {
+		info.Solvable = true
+		info.Desc = desc
+	}
+	if solver.wd.d.IsSolvable() {
+		info.scriptDetails = describeScript(spk, p, w)
+	}
+
+	if k := metadataKey(spk, provider{out: &meta.out}, meta.wd); k != nil {
+		ts := meta.wd.rec.Timestamp
+		info.Timestamp = &ts
+		info.HDKeyPath = formatHDPath(k.Origin.Path)
+		info.HDSeedID = hdSeedIDZero
+		info.HDMasterFingerprint = hex.EncodeToString(k.Origin.Fingerprint[:])
+	}
+	return info
+}
+
+// describeScript is Core's wallet address visitor: details of P2PKH,
+// P2WPKH (the key), and P2SH/P2WSH (the inner script) destinations.
+func describeScript(spk []byte, p provider, w *Wallet) scriptDetails {
+	var det scriptDetails
+	class, sol := script.Solve(spk)
+	switch class {
+	case script.PubKeyHash:
+		if k := p.pubkeyByHash(sol[0]); k != nil {
+			det.PubKey = hex.EncodeToString(k.PubKey)
+			c := len(k.PubKey) == 33
+			det.IsCompressed = &c
+		}
+	case script.WitnessV0KeyHash:
+		if k := p.pubkeyByHash(sol[0]); k != nil && len(k.PubKey) == 33 {
+			det.PubKey = hex.EncodeToString(k.PubKey)
+		}
+	case script.ScriptHash:
+		if sub := p.scriptByHash160(sol[0]); sub != nil {
+			det = describeSubScript(sub, p, w)
+		}
+	case script.WitnessV0ScriptHash:
+		if sub := p.scriptBySHA256(sol[0]); sub != nil {
+			det = describeSubScript(sub, p, w)
+		}
+	}
+	return det
+}
+
+func describeSubScript(sub []byte, p provider, w *Wallet) scriptDetails {
+	class, sol := script.Solve(sub)
+	det := scriptDetails{Script: string(class), Hex: hex.EncodeToString(sub)}
+	if addr, ok := address.Encode(sub, w.cfg.Net); ok {
+		emb := &Embedded{Address: addr, ScriptPubKey: hex.EncodeToString(sub)}
+		if d, ok := address.Describe(sub); ok {
+			emb.IsScript, emb.IsWitness = d.IsScript, d.IsWitness
+			emb.WitnessVersion, emb.WitnessProgram = d.WitnessVersion, d.WitnessProgram
+		}
+		emb.scriptDetails = describeScript(sub, p, w)
+		if emb.PubKey != "" {
+			det.PubKey = emb.PubKey
+		}
+		det.Embedded = emb
+		return det
+	}
+	if class == script.Multisig {
+		n := int(sol[0][0])
+		det.SigsRequired = &n
+		det.PubKeys = []string{}
+		for _, k := range sol[1 : len(sol)-1] {
+			det.PubKeys = append(det.PubKeys, hex.EncodeToString(k))
+		}
+	}
+	return det
+}
+
+// metadataKey returns the single key behind a P2PKH, P2WPKH, P2SH-P2WPKH or
+// key-path-only P2TR output, with its origin, or nil.
+func metadataKey(spk []byte, p provider, wd *walletDesc) *descriptor.Key {
+	class, sol := script.Solve(spk)
+	switch class {
+	case script.PubKeyHash, script.WitnessV0KeyHash:
+		return p.pubkeyByHash(sol[0])
+	case script.ScriptHash:
+		sub := p.scriptByHash160(sol[0])
+		if sub == nil {
+			return nil
+		}
+		if c, s := script.Solve(sub); c == script.WitnessV0KeyHash {
+			return p.pubkeyByHash(s[0])
+		}
+	case script.WitnessV1Taproot:
+		if wd.d.Kind() != descriptor.KindTR {
+			return nil
+		}
+		tr := p.out.Taproot
+		if tr == nil || len(tr.Leaves) > 0 {
+			return nil
+		}
+		return p.keyOfXOnly(tr.InternalKey[:])
+	}
+	return nil
+}
+
+// formatHDPath prints a derivation path as Core's hdkeypath: "m" then
+// "/n" steps, hardened marked with h.
+func formatHDPath(path []uint32) string {
+	var b strings.Builder
+	b.WriteByte('m')
+	for _, s := range path {
+		b.WriteByte('/')
+		b.WriteString(strconv.FormatUint(uint64(s&0x7fffffff), 10))
+		if s&0x80000000 != 0 {
+			b.WriteByte('h')
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,333 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/descwallet/descwallet/descriptor"
+)
+
+// OutputType is Core's name of an address type: "legacy", "p2sh-segwit",
+// "bech32" or "bech32m".
+type OutputType string
+
+// The output types.
+const (
+	Legacy     OutputType = "legacy"
+	P2SHSegwit OutputType = "p2sh-segwit"
+	Bech32     OutputType = "bech32"
+	Bech32m    OutputType = "bech32m"
+)
+
+// ParseOutputType reads an address type name (case-sensitive, as Core).
+func ParseOutputType(s string) (OutputType, bool) {
+	switch OutputType(s) {
+	case Legacy, P2SHSegwit, Bech32, Bech32m:
+		return OutputType(s), true
+	}
+	return "", false
+}
+
+// chunkIndexes is the number of derivation indexes per stored chunk of
+// script digests.
+const chunkIndexes = 4096
+
+// walletDesc is one descriptor of the wallet with its in-memory state.
+type walletDesc struct {
+	slot       uint32
+	rec        DescriptorRecord
+	d          *descriptor.Descriptor // with the private keys the wallet has
+	cache      *descriptor.Cache
+	outputType OutputType
+	perIndex   int    // scriptPubKeys per index
+	normalized string // listdescriptors' public form
+	expansions expansionCache
+}
+
+// expand returns the outputs of the descriptor at index, from the
+// expansion cache when it has them.
+func (wd *walletDesc) expand(index uint32) ([]descriptor.Output, error) {
+	key := uint64(index)
+	if o, ok := wd.expansions.get(key); ok {
+		return o, nil
+	}
+	o, err := wd.d.Expand(index, wd.cache)
+	if err != nil {
+		return nil, err
+	}
+	wd.expansions.put(key, o)
+	return o, nil
+}
+
+// restore rebuilds the wallet from a database snapshot.
+func (w *Wallet) restore(snap *Snapshot) error {
+	if v, ok := snap.Meta[metaFlags]; ok && len(v) == 8 {
+		w.flags = binary.BigEndian.Uint64(v)
+	} else {
+		return walletErr(ErrWallet, "Wallet file verification failed. Data is not in recognized format.")
+	}
+	secrets := map[[32]byte]descriptor.KeyMap{}
+	for _, s := range snap.Secrets {
+		if len(s.KeyID) != 20 || len(s.Secret) != 33 {
+			continue
+		}
+		m := secrets[s.DescriptorID]
+		if m == nil {
+			m = descriptor.KeyMap{}
+			secrets[s.DescriptorID] = m
+		}
+		var id descriptor.KeyID
+		copy(id[:], s.KeyID)
+		var pk descriptor.PrivateKey
+		copy(pk.Key[:], s.Secret[:32])
+		pk.Compressed = s.Secret[32] == 1
+		m[id] = pk
+	}
+	for _, rec := range snap.Descriptors {
+		d, err := descriptor.Parse(rec.Public, w.cfg.Net)
+		if err != nil {
+			return &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Descriptor does not parse: " + err.Error()}
+		}
+		if keys := secrets[rec.ID]; len(keys) > 0 {
+			d = d.WithPrivateKeys(keys)
+		}
+		cache := descriptor.NewCache()
+		if len(rec.Cache) > 0 {
+			if err := cache.UnmarshalBinary(rec.Cache); err != nil {
+				return &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Bad descriptor cache."}
+			}
+		}
+		wd := &walletDesc{slot: uint32(len(w.descs)), rec: rec, d: d, cache: cache,
+			outputType: OutputType(d.OutputType())}
+		if err := wd.prepare(); err != nil {
+			return err
+		}
+		w.descs = append(w.descs, wd)
+		w.byID[rec.ID] = wd
+	}
+	total := 0
+	for _, c := range snap.Chunks {
+		total += len(c.Data) / 8
+	}
+	w.index.grow(total)
+	for _, c := range snap.Chunks {
+		wd := w.byID[c.DescriptorID]
+		if wd == nil || wd.perIndex == 0 {
+			continue
+		}
+		n := len(c.Data) / 8
+		for i := 0; i < n; i++ {
+			h := binary.LittleEndian.Uint64(c.Data[i*8:])
+			w.index.add(h, wd.slot, uint32(c.FirstIndex+int64(i/wd.perIndex)))
+		}
+	}
+	for _, a := range snap.Active {
+		if wd := w.byID[a.DescriptorID]; wd != nil {
+			w.active[activeKey{OutputType(a.OutputType), a.Internal}] = wd
+		}
+	}
+	for _, l := range snap.Labels {
+		w.book[string(l.Script)] = &bookEntry{label: l.Label, purpose: l.Purpose}
+	}
+	return nil
+}
+
+// prepare computes what the wallet keeps beside a descriptor: the number of
+// scripts per index and the normalized string.
+func (wd *walletDesc) prepare() error {
+	first := uint32(0)
+	if wd.rec.Ranged {
+		first = uint32(wd.rec.RangeStart)
+	}
+	outs, err := wd.d.Expand(first, wd.cache)
+	if err != nil {
+		return &Error{Kind: ErrWallet, Err: err, Description: "Cannot expand descriptor. Probably because of hardened derivations without private keys provided"}
+	}
+	wd.perIndex = len(outs)
+	if s, err := wd.d.NormalizedString(wd.cache); err == nil {
+		wd.normalized = s
+	} else {
+		wd.normalized = wd.d.Public().String()
+	}
+	return nil
+}
+
+// derived is the result of deriving a block of indexes: their digests in
+// index order, perIndex per index.
+type derived struct {
+	first  int64
+	count  int64
+	digest []uint64
+}
+
+// deriveDigests derives indexes [start, end) of d and returns the script
+// digests, in blocks of chunkIndexes aligned on first. It works in batches
+// spread over GOMAXPROCS goroutines so that memory stays proportional to
+// the batch, not the range.
+func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, start, end int64, perIndex int) ([]derived, error) {
+	if end <= start {
+		return nil, nil
+	}
+	var blocks []derived
+	for lo := start; lo < end; lo += chunkIndexes {
+		hi := lo + chunkIndexes
+		if hi > end {
+			hi = end
+		}
+		blocks = append(blocks, derived{first: lo, count: hi - lo})
+	}
+	workers := runtime.GOMAXPROCS(0)
+	if workers > len(blocks) {
+		workers = len(blocks)
+	}
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+		next     int
+	)
+	take := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr != nil || next >= len(blocks) {
+			return -1
+		}
+		next++
+		return next - 1
+	}
+	for wk := 0; wk < workers; wk++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				b := take()
+				if b < 0 {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					mu.Lock()
+					firstErr = err
+					mu.Unlock()
+					return
+				}
+				blk := &blocks[b]
+				blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
+				for i := int64(0); i < blk.count; i++ {
+					outs, err := d.Expand(uint32(blk.first+i), cache)
+					if err == nil && len(outs) != perIndex {
+						err = fmt.Errorf("index %d has %d scripts, want %d", blk.first+i, len(outs), perIndex)
+					}
+					if err != nil {
+						mu.Lock()
+						if firstErr == nil {
+							firstErr = err
+						}
+						mu.Unlock()
+						return
+					}
+					for _, o := range outs {
+						blk.digest = append(blk.digest, scriptDigest(o.ScriptPubKey))
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return blocks, nil
+}
+
+// chunkRecords turns derived blocks into stored chunks.
+func chunkRecords(id [32]byte, blocks []derived) []ChunkRecord {
+	out := make([]ChunkRecord, 0, len(blocks))
+	for _, b := range blocks {
+		data := make([]byte, 8*len(b.digest))
+		for i, h := range b.digest {
+			binary.LittleEndian.PutUint64(data[i*8:], h)
+		}
+		out = append(out, ChunkRecord{DescriptorID: id, Chunk: b.first, FirstIndex: b.first, Data: data})
+	}
+	return out
+}
+
+// indexBlocks adds derived blocks to the in-memory index.
+func (w *Wallet) indexBlocks(wd *walletDesc, blocks []derived) {
+	n := 0
+	for _, b := range blocks {
+		n += len(b.digest)
+	}
+	w.index.grow(n)
+	for _, b := range blocks {
+		for i, h := range b.digest {
+			w.index.add(h, wd.slot, uint32(b.first+int64(i/wd.perIndex)))
+		}
+	}
+}
+
+// secretRecords returns the private keys of d as stored records.
+func secretRecords(id [32]byte, keys descriptor.KeyMap) []SecretRecord {
+	out := make([]SecretRecord, 0, len(keys))
+	for kid, pk := range keys {
+		sec := make([]byte, 33)
+		copy(sec, pk.Key[:])
+		if pk.Compressed {
+			sec[32] = 1
+		}
+		out = append(out, SecretRecord{DescriptorID: id, KeyID: append([]byte(nil), kid[:]...), Secret: sec})
+	}
+	return out
+}
+
+// match is a descriptor index whose expansion holds a script.
+type match struct {
+	wd    *walletDesc
+	index uint32
+	out   descriptor.Output
+}
+
+// findScript returns every (descriptor, index) of the wallet that derives
+// script, in import order. The caller holds w.mu.
+func (w *Wallet) findScript(script []byte) []match {
+	var buf [4]uint64
+	refs := w.index.lookup(scriptDigest(script), buf[:0])
+	var res []match
+	for _, r := range refs {
+		slot, index := unpackRef(r)
+		if int(slot) >= len(w.descs) {
+			continue
+		}
+		wd := w.descs[slot]
+		outs, err := wd.expand(index)
+		if err != nil {
+			continue
+		}
+		for _, o := range outs {
+			if bytes.Equal(o.ScriptPubKey, script) {
+				res = append(res, match{wd: wd, index: index, out: o})
+				break
+			}
+		}
+	}
+	if len(res) > 1 {
+		// Keep import order whatever order the index returned.
+		for i := 1; i < len(res); i++ {
+			for j := i; j > 0 && res[j].wd.slot < res[j-1].wd.slot; j-- {
+				res[j], res[j-1] = res[j-1], res[j]
+			}
+		}
+	}
+	return res
+}
+
+// IsMine reports whether some descriptor of the wallet derives script.
+func (w *Wallet) IsMine(script []byte) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return len(w.findScript(script)) > 0
+}

@@ -1,0 +1,43 @@
+// Package wallet is one descriptor wallet and the manager of the loaded
+// wallets of a node.
+//
+// # Model
+//
+// A wallet is a set of output descriptors (descriptor package) with, for
+// each, its range of derived indexes, next index, creation time, private
+// keys and derivation cache; the active descriptor of each output type on
+// the receive and change side; and an address book of labels. It reads its
+// database (through the Store interface it declares) once, when it loads,
+// and keeps in memory an index from scriptPubKey to (descriptor, index):
+// the key is the first 8 bytes of SHA-256 of the script and the value a
+// packed (descriptor slot, index) word, so that ownership questions such as
+// getaddressinfo never touch the database and cost no key derivation except
+// one expansion of the matching index, which a small cache keeps.
+//
+// Importing follows Bitcoin Core's importdescriptors rules in Core's order
+// with Core's messages. A ranged descriptor is derived only over its range
+// and key pool (never from index 0 when the range starts higher, never past
+// 2^31-1); the digests of the derived scripts are stored in chunks of
+// consecutive indexes, not one row per key, and each element is written in
+// one transaction before its result is returned.
+//
+// The Manager keeps the loaded wallets, creates, loads and unloads them in
+// the data directory's wallets folder (<network folder>/wallets/<name>/
+// wallet.sqlite) and maintains the startup list in settings.json as Core
+// does.
+//
+// # Errors
+//
+// Failures are *Error values whose Kind names Core's RPC error code
+// (ErrWallet -4, ErrInvalidParameter -8, ErrInvalidAddressOrKey -5,
+// ErrInvalidLabel -11, ErrKeypoolRanOut -12, ErrUnlockNeeded -13,
+// ErrNotFound -18, ErrNotSpecified -19, ErrAlreadyLoaded -35, ErrMisc -1)
+// and whose message is Core's text. ErrStorage wraps database failures;
+// ErrNotSupported is a feature not built yet.
+//
+// # Concurrency
+//
+// Wallet and Manager are safe for concurrent use. Writers (imports, new
+// addresses, labels) are serialised; readers share a lock and see each
+// write only after it is on disk.
+package wallet

@@ -1,0 +1,497 @@
+package wallet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+)
+
+// DatabaseFile is the name of the database file inside a wallet's folder.
+const DatabaseFile = "wallet.sqlite"
+
+// DefaultKeypool is the number of addresses derived ahead of the next index
+// of a ranged descriptor (Core's -keypool default).
+const DefaultKeypool = 1000
+
+// ManagerConfig configures a Manager.
+type ManagerConfig struct {
+	// NetDir is the network folder of the data directory (the data
+	// directory itself on mainnet, <datadir>/regtest on regtest, ...).
+	// Wallets live in NetDir/wallets and the startup list in
+	// NetDir/settings.json.
+	NetDir string
+	// Net is the network.
+	Net *chaincfg.Params
+	// Opener creates and opens wallet databases.
+	Opener Opener
+	// Keypool is the look-ahead of ranged descriptors; 0 means
+	// DefaultKeypool.
+	Keypool int
+	// Now returns the time that "now" means for import timestamps: the
+	// median time past of the last processed block. Nil means the
+	// network's genesis block time (no chain yet).
+	Now func() int64
+}
+
+// Manager keeps the loaded wallets of a node.
+type Manager struct {
+	cfg ManagerConfig
+
+	mu      sync.Mutex
+	loaded  []*Wallet // in load order
+	pending map[string]bool
+}
+
+// NewManager returns a manager with no wallet loaded.
+func NewManager(cfg ManagerConfig) *Manager {
+	if cfg.Keypool <= 0 {
+		cfg.Keypool = DefaultKeypool
+	}
+	if cfg.Now == nil {
+		genesis := cfg.Net.GenesisBlock.Header.Timestamp.Unix()
+		cfg.Now = func() int64 { return genesis }
+	}
+	return &Manager{cfg: cfg, pending: map[string]bool{}}
+}
+
+// WalletsDir returns the folder that holds the wallets.
+func (m *Manager) WalletsDir() string { return filepath.Join(m.cfg.NetDir, "wallets") }
+
+// walletPath returns the folder of the wallet called name. As in Core, a
+// name that is an absolute path is used as is, and any other name is taken
+// relative to the wallets folder (the name "" is the folder itself).
+func (m *Manager) walletPath(name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	if name == "" {
+		return m.WalletsDir() + string(filepath.Separator)
+	}
+	return filepath.Join(m.WalletsDir(), name)
+}
+
+// CreateOptions are the choices of createwallet.
+type CreateOptions struct {
+	DisablePrivateKeys bool
+	Blank              bool
+	AvoidReuse         bool
+	// Passphrase, when not nil, asks for an encrypted wallet.
+	Passphrase *string
+	// ExternalSigner asks for a wallet driven by an external signer.
+	ExternalSigner bool
+	// LoadOnStartup, when not nil, adds the wallet to (true) or removes it
+	// from (false) the startup list.
+	LoadOnStartup *bool
+}
+
+// Create makes, stores and loads a new wallet. It returns the wallet and
+// Core's warnings.
+func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (*Wallet, []string, error) {
+	var warnings []string
+	if opts.Passphrase != nil {
+		if *opts.Passphrase == "" {
+			warnings = append(warnings, "Empty string given as passphrase, wallet will not be encrypted.")
+		} else if opts.DisablePrivateKeys {
+			return nil, nil, walletErr(ErrWallet, "Passphrase provided but private keys are disabled. A passphrase is only used to encrypt private keys, so cannot be used for wallets with private keys disabled.")
+		}
+	}
+	if opts.ExternalSigner && !opts.DisablePrivateKeys {
+		return nil, nil, walletErr(ErrWallet, "Private keys must be disabled when using an external signer")
+	}
+	if opts.ExternalSigner {
+		return nil, nil, walletErr(ErrWallet, "Compiled without external signing support (required for external signing)")
+	}
+	if opts.Passphrase != nil && *opts.Passphrase != "" {
+		return nil, nil, walletErr(ErrNotSupported, "Wallet encryption is not supported yet: create the wallet without a passphrase.")
+	}
+
+	if !m.reserve(name) {
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+m.walletPath(name)+"'. Database already exists.")
+	}
+	defer m.release(name)
+
+	dir := m.walletPath(name)
+	dbPath := filepath.Join(dir, DatabaseFile)
+	if _, err := os.Stat(dbPath); err == nil {
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. "+err.Error())
+	}
+	st, err := m.cfg.Opener.Create(ctx, dbPath)
+	if err != nil {
+		if _, serr := os.Stat(dbPath); serr == nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to create database path '" + dir + "'. Database already exists."}
+		}
+		return nil, nil, storageErr(err)
+	}
+	w, err := create(ctx, m.walletConfig(name), st, opts)
+	if err != nil {
+		st.Close()
+		os.Remove(dbPath)
+		os.Remove(dbPath + "-wal")
+		os.Remove(dbPath + "-shm")
+		return nil, nil, err
+	}
+	m.add(w)
+	if err := m.updateStartup(name, opts.LoadOnStartup); err != nil {
+		warnings = append(warnings, "Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.")
+	}
+	return w, warnings, nil
+}
+
+func (m *Manager) walletConfig(name string) Config {
+	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now}
+}
+
+// reserve marks name as being created or loaded; false when it is loaded
+// or busy.
+func (m *Manager) reserve(name string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pending[name] {
+		return false
+	}
+	for _, w := range m.loaded {
+		if w.Name() == name {
+			return false
+		}
+	}
+	m.pending[name] = true
+	return true
+}
+
+func (m *Manager) release(name string) {
+	m.mu.Lock()
+	delete(m.pending, name)
+	m.mu.Unlock()
+}
+
+func (m *Manager) add(w *Wallet) {
+	m.mu.Lock()
+	m.loaded = append(m.loaded, w)
+	m.mu.Unlock()
+}
+
+// Load opens a wallet from disk. It returns Core's warnings.
+func (m *Manager) Load(ctx context.Context, name string, loadOnStartup *bool) (*Wallet, []string, error) {
+	if _, ok := m.Get(name); ok {
+		return nil, nil, walletErr(ErrAlreadyLoaded, "Wallet \""+name+"\" is already loaded.")
+	}
+	if !m.reserve(name) {
+		return nil, nil, walletErr(ErrWallet, "Wallet already loading.")
+	}
+	defer m.release(name)
+	w, err := m.open(ctx, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	m.add(w)
+	var warnings []string
+	if err := m.updateStartup(name, loadOnStartup); err != nil {
+		warnings = append(warnings, "Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.")
+	}
+	return w, warnings, nil
+}
+
+func (m *Manager) open(ctx context.Context, name string) (*Wallet, error) {
+	dir := m.walletPath(name)
+	st, err := os.Stat(dir)
+	if err != nil || !st.IsDir() {
+		return nil, walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
+	}
+	dbPath := filepath.Join(dir, DatabaseFile)
+	if _, err := os.Stat(dbPath); err != nil {
+		return nil, walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Data is not in recognized format.")
+	}
+	s, err := m.cfg.Opener.Open(ctx, dbPath)
+	if err != nil {
+		return nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to load database path '" + dir + "'. Data is not in recognized format."}
+	}
+	w, err := load(ctx, m.walletConfig(name), s)
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Unload closes a loaded wallet.
+func (m *Manager) Unload(ctx context.Context, name string, loadOnStartup *bool) ([]string, error) {
+	m.mu.Lock()
+	var w *Wallet
+	for i, x := range m.loaded {
+		if x.Name() == name {
+			w = x
+			m.loaded = append(m.loaded[:i:i], m.loaded[i+1:]...)
+			break
+		}
+	}
+	m.mu.Unlock()
+	if w == nil {
+		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
+	}
+	var warnings []string
+	if err := m.updateStartup(name, loadOnStartup); err != nil {
+		warnings = append(warnings, "Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.")
+	}
+	if err := w.close(); err != nil {
+		return warnings, storageErr(err)
+	}
+	return warnings, nil
+}
+
+// Get returns the loaded wallet called name.
+func (m *Manager) Get(name string) (*Wallet, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.loaded {
+		if w.Name() == name {
+			return w, true
+		}
+	}
+	return nil, false
+}
+
+// List returns the names of the loaded wallets in load order.
+func (m *Manager) List() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	names := make([]string, len(m.loaded))
+	for i, w := range m.loaded {
+		names[i] = w.Name()
+	}
+	return names
+}
+
+// Resolve picks the wallet of a request: the one named by the URI when
+// fromURI is set, else the only loaded wallet. The errors are Core's -18
+// and -19.
+func (m *Manager) Resolve(name string, fromURI bool) (*Wallet, error) {
+	if fromURI {
+		if w, ok := m.Get(name); ok {
+			return w, nil
+		}
+		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch len(m.loaded) {
+	case 1:
+		return m.loaded[0], nil
+	case 0:
+		return nil, walletErr(ErrNotFound, "No wallet is loaded. Load a wallet using loadwallet or create a new one with createwallet. (Note: A default wallet is no longer automatically created)")
+	}
+	return nil, walletErr(ErrNotSpecified, "Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.")
+}
+
+// ListDir returns the names of the wallets found in the wallets folder,
+// sorted.
+func (m *Manager) ListDir() ([]string, error) {
+	root := m.WalletsDir()
+	var names []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if path == root && errors.Is(err, fs.ErrNotExist) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if st, err := os.Stat(filepath.Join(path, DatabaseFile)); err == nil && st.Mode().IsRegular() {
+			rel, err := filepath.Rel(root, path)
+			if err != nil {
+				return nil
+			}
+			if rel == "." {
+				rel = ""
+			}
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	return names, nil
+}
+
+// settings is the node's persistent settings file, as Core's
+// settings.json: the wallets to load at startup.
+type settings struct {
+	Wallet []string `json:"wallet"`
+}
+
+func (m *Manager) settingsPath() string { return filepath.Join(m.cfg.NetDir, "settings.json") }
+
+func (m *Manager) readSettings() (map[string]json.RawMessage, []string, error) {
+	all := map[string]json.RawMessage{}
+	data, err := os.ReadFile(m.settingsPath())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return all, nil, nil
+		}
+		return nil, nil, err
+	}
+	if err := json.Unmarshal(data, &all); err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	if raw, ok := all["wallet"]; ok {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			names = []string{one}
+		} else if err := json.Unmarshal(raw, &names); err != nil {
+			return nil, nil, err
+		}
+	}
+	return all, names, nil
+}
+
+// updateStartup adds name to or removes it from the startup list; nil
+// leaves the list alone.
+func (m *Manager) updateStartup(name string, add *bool) error {
+	if add == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	all, names, err := m.readSettings()
+	if err != nil {
+		return err
+	}
+	var out []string
+	found := false
+	for _, n := range names {
+		if n == name {
+			found = true
+			if !*add {
+				continue
+			}
+		}
+		out = append(out, n)
+	}
+	if *add && !found {
+		out = append(out, name)
+	}
+	if out == nil {
+		out = []string{}
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	all["wallet"] = raw
+	data, err := json.MarshalIndent(all, "", "    ")
+	if err != nil {
+		return err
+	}
+	tmp := m.settingsPath() + ".tmp"
+	if err := os.MkdirAll(m.cfg.NetDir, 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, m.settingsPath())
+}
+
+// LoadStartup loads the wallets named on the command line (extra) and in
+// the startup list, in that order, each once. It returns the first error
+// for each wallet that fails, keyed by name.
+func (m *Manager) LoadStartup(ctx context.Context, extra []string) map[string]error {
+	_, names, err := m.readSettings()
+	failures := map[string]error{}
+	if err != nil {
+		failures["settings.json"] = err
+	}
+	seen := map[string]bool{}
+	for _, n := range append(append([]string{}, extra...), names...) {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if _, _, err := m.Load(ctx, n, nil); err != nil {
+			failures[n] = err
+		}
+	}
+	return failures
+}
+
+// Close unloads every wallet.
+func (m *Manager) Close() error {
+	m.mu.Lock()
+	ws := m.loaded
+	m.loaded = nil
+	m.mu.Unlock()
+	var errs []error
+	for _, w := range ws {
+		if err := w.close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Restore copies a backup file into a new wallet folder and loads it.
+func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnStartup *bool) (*Wallet, []string, error) {
+	src, err := os.Open(backupFile)
+	if err != nil {
+		return nil, nil, &Error{Kind: ErrInvalidParameter, Err: err,
+			Description: "Backup file does not exist"}
+	}
+	defer src.Close()
+	if !m.reserve(name) {
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+m.walletPath(name)+"'. Database already exists.")
+	}
+	dir := m.walletPath(name)
+	dbPath := filepath.Join(dir, DatabaseFile)
+	if _, err := os.Stat(dbPath); err == nil {
+		m.release(name)
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		m.release(name)
+		return nil, nil, storageErr(err)
+	}
+	if err := copyFileSync(dbPath, src); err != nil {
+		os.Remove(dbPath)
+		m.release(name)
+		return nil, nil, storageErr(err)
+	}
+	m.release(name)
+	w, warnings, err := m.Load(ctx, name, loadOnStartup)
+	if err != nil {
+		os.Remove(dbPath)
+		os.Remove(dbPath + "-wal")
+		os.Remove(dbPath + "-shm")
+		return nil, nil, err
+	}
+	return w, warnings, nil
+}
+
+func copyFileSync(dst string, src *os.File) error {
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.ReadFrom(src); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

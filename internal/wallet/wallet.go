@@ -1,0 +1,224 @@
+package wallet
+
+import (
+	"context"
+	"encoding/binary"
+	"sync"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+)
+
+// Wallet flags, numbered as Core numbers them (getwalletinfo lists them in
+// bit order).
+const (
+	FlagAvoidReuse             uint64 = 1 << 0
+	FlagKeyOriginMetadata      uint64 = 1 << 1
+	FlagLastHardenedXPubCached uint64 = 1 << 2
+	FlagDisablePrivateKeys     uint64 = 1 << 32
+	FlagBlankWallet            uint64 = 1 << 33
+	FlagDescriptors            uint64 = 1 << 34
+	FlagExternalSigner         uint64 = 1 << 35
+	metaFlags                         = "flags"
+	metaFormat                        = "format"
+	walletFormatVersion        uint64 = 1
+	purposeReceive                    = "receive"
+	purposeSend                       = "send"
+	purposeChange                     = "change"
+	hdSeedIDZero                      = "0000000000000000000000000000000000000000"
+	maxIndex                   int64  = 1<<31 - 1
+)
+
+var flagNames = []struct {
+	flag uint64
+	name string
+}{
+	{FlagAvoidReuse, "avoid_reuse"},
+	{FlagKeyOriginMetadata, "key_origin_metadata"},
+	{FlagLastHardenedXPubCached, "last_hardened_xpub_cached"},
+	{FlagDisablePrivateKeys, "disable_private_keys"},
+	{FlagBlankWallet, "blank"},
+	{FlagDescriptors, "descriptor_wallet"},
+	{FlagExternalSigner, "external_signer"},
+}
+
+// Config configures one wallet.
+type Config struct {
+	Name    string
+	Net     *chaincfg.Params
+	Keypool int
+	Now     func() int64
+}
+
+// Wallet is one loaded descriptor wallet. Its methods are safe for
+// concurrent use: reads (AddressInfo, ListDescriptors, Info) share a lock,
+// writes take it alone and write the database before they change memory.
+type Wallet struct {
+	cfg   Config
+	store Store
+
+	mu     sync.RWMutex
+	flags  uint64
+	descs  []*walletDesc // by import order
+	byID   map[[32]byte]*walletDesc
+	active map[activeKey]*walletDesc
+	book   map[string]*bookEntry // by scriptPubKey
+	index  *spkIndex
+	closed bool
+
+	// importMu serialises imports and address hand-outs (the writers),
+	// so that expansion can run without holding mu.
+	importMu sync.Mutex
+}
+
+type activeKey struct {
+	outputType OutputType
+	internal   bool
+}
+
+type bookEntry struct {
+	label   *string
+	purpose string
+}
+
+func newWallet(cfg Config, st Store) *Wallet {
+	return &Wallet{
+		cfg:    cfg,
+		store:  st,
+		byID:   map[[32]byte]*walletDesc{},
+		active: map[activeKey]*walletDesc{},
+		book:   map[string]*bookEntry{},
+		index:  newSPKIndex(),
+	}
+}
+
+// Name returns the wallet's name.
+func (w *Wallet) Name() string { return w.cfg.Name }
+
+// create initialises a new wallet in an empty database.
+func create(ctx context.Context, cfg Config, st Store, opts CreateOptions) (*Wallet, error) {
+	w := newWallet(cfg, st)
+	w.flags = FlagDescriptors | FlagLastHardenedXPubCached
+	if opts.DisablePrivateKeys {
+		w.flags |= FlagDisablePrivateKeys
+	}
+	if opts.Blank {
+		w.flags |= FlagBlankWallet
+	}
+	if opts.AvoidReuse {
+		w.flags |= FlagAvoidReuse
+	}
+	var flagBytes, formatBytes [8]byte
+	binary.BigEndian.PutUint64(flagBytes[:], w.flags)
+	binary.BigEndian.PutUint64(formatBytes[:], walletFormatVersion)
+	err := st.Update(ctx, func(tx StoreTx) error {
+		if err := tx.PutMeta(metaFormat, formatBytes[:]); err != nil {
+			return err
+		}
+		return tx.PutMeta(metaFlags, flagBytes[:])
+	})
+	if err != nil {
+		return nil, storageErr(err)
+	}
+	if !opts.Blank && !opts.DisablePrivateKeys {
+		if err := w.setupDefaultDescriptors(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// load reads a wallet from its database and rebuilds the in-memory state.
+func load(ctx context.Context, cfg Config, st Store) (*Wallet, error) {
+	snap, err := st.Load(ctx)
+	if err != nil {
+		return nil, storageErr(err)
+	}
+	w := newWallet(cfg, st)
+	if err := w.restore(snap); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+func (w *Wallet) close() error {
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return nil
+	}
+	w.closed = true
+	return w.store.Close()
+}
+
+// PrivateKeysEnabled reports whether the wallet may hold private keys.
+func (w *Wallet) PrivateKeysEnabled() bool { return w.flags&FlagDisablePrivateKeys == 0 }
+
+// Info is what getwalletinfo reports about a wallet.
+type Info struct {
+	Name               string
+	KeypoolSize        int64
+	KeypoolInternal    int64
+	PrivateKeysEnabled bool
+	AvoidReuse         bool
+	Blank              bool
+	ExternalSigner     bool
+	// Birthtime is the oldest descriptor timestamp; nil when there is
+	// none.
+	Birthtime *int64
+	Flags     []string
+}
+
+// Info returns the wallet's summary.
+func (w *Wallet) Info() Info {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	in := Info{
+		Name:               w.cfg.Name,
+		PrivateKeysEnabled: w.flags&FlagDisablePrivateKeys == 0,
+		AvoidReuse:         w.flags&FlagAvoidReuse != 0,
+		Blank:              w.flags&FlagBlankWallet != 0,
+		ExternalSigner:     w.flags&FlagExternalSigner != 0,
+		Flags:              []string{},
+	}
+	for _, f := range flagNames {
+		if w.flags&f.flag != 0 {
+			in.Flags = append(in.Flags, f.name)
+		}
+	}
+	for k, d := range w.active {
+		n := d.rec.RangeEnd - d.rec.NextIndex
+		if n < 0 {
+			n = 0
+		}
+		if k.internal {
+			in.KeypoolInternal += n
+		} else {
+			in.KeypoolSize += n
+		}
+	}
+	for _, d := range w.descs {
+		if in.Birthtime == nil || d.rec.Timestamp < *in.Birthtime {
+			t := d.rec.Timestamp
+			in.Birthtime = &t
+		}
+	}
+	return in
+}
+
+// Backup writes a consistent copy of the wallet's database to dest.
+func (w *Wallet) Backup(ctx context.Context, dest string) error {
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	if err := w.store.Backup(ctx, dest); err != nil {
+		return &Error{Kind: ErrWallet, Err: err, Description: "Error: Wallet backup failed!"}
+	}
+	return nil
+}
+
+func encodeFlags(flags uint64) []byte {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], flags)
+	return b[:]
+}

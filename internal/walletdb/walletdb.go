@@ -1,0 +1,95 @@
+// Package walletdb connects the wallet to its SQLite database: it adapts a
+// store.Store to the wallet.Store interface the wallet declares, so that
+// neither package imports the other.
+package walletdb
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/store"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// Opener creates and opens SQLite wallet databases. It implements
+// wallet.Opener.
+type Opener struct{}
+
+// Create makes a new wallet database at path.
+func (Opener) Create(ctx context.Context, path string) (wallet.Store, error) {
+	s, err := store.Create(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return db{s}, nil
+}
+
+// Open opens the wallet database at path.
+func (Opener) Open(ctx context.Context, path string) (wallet.Store, error) {
+	s, err := store.Open(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	return db{s}, nil
+}
+
+type db struct{ s *store.Store }
+
+func (d db) Close() error { return d.s.Close() }
+
+func (d db) Backup(ctx context.Context, dest string) error { return d.s.Backup(ctx, dest) }
+
+func (d db) Update(ctx context.Context, fn func(wallet.StoreTx) error) error {
+	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(txn{tx}) })
+}
+
+func (d db) Load(ctx context.Context) (*wallet.Snapshot, error) {
+	snap, err := d.s.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &wallet.Snapshot{Meta: snap.Meta}
+	for _, r := range snap.Descriptors {
+		out.Descriptors = append(out.Descriptors, wallet.DescriptorRecord(r))
+	}
+	for _, r := range snap.Secrets {
+		out.Secrets = append(out.Secrets, wallet.SecretRecord(r))
+	}
+	for _, r := range snap.Chunks {
+		out.Chunks = append(out.Chunks, wallet.ChunkRecord(r))
+	}
+	for _, r := range snap.Active {
+		out.Active = append(out.Active, wallet.ActiveRecord(r))
+	}
+	for _, r := range snap.Labels {
+		out.Labels = append(out.Labels, wallet.LabelRecord(r))
+	}
+	return out, nil
+}
+
+type txn struct{ tx *store.Tx }
+
+func (t txn) PutMeta(key string, value []byte) error { return t.tx.PutMeta(key, value) }
+
+func (t txn) PutDescriptor(d wallet.DescriptorRecord) (int64, error) {
+	return t.tx.PutDescriptor(store.Descriptor(d))
+}
+
+func (t txn) SetNextIndex(id [32]byte, next, rangeEnd int64) error {
+	return t.tx.SetNextIndex(id, next, rangeEnd)
+}
+
+func (t txn) PutSecret(s wallet.SecretRecord) error { return t.tx.PutSecret(store.Secret(s)) }
+
+func (t txn) PutChunk(c wallet.ChunkRecord) error { return t.tx.PutChunk(store.Chunk(c)) }
+
+func (t txn) DeleteChunks(id [32]byte) error { return t.tx.DeleteChunks(id) }
+
+func (t txn) SetActive(a wallet.ActiveRecord) error { return t.tx.SetActive(store.Active(a)) }
+
+func (t txn) ClearActive(outputType string, internal bool) error {
+	return t.tx.ClearActive(outputType, internal)
+}
+
+func (t txn) PutLabel(l wallet.LabelRecord) error { return t.tx.PutLabel(store.Label(l)) }
+
+func (t txn) DeleteLabel(script []byte) error { return t.tx.DeleteLabel(script) }
