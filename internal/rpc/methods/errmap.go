@@ -3,6 +3,7 @@ package methods
 import (
 	"errors"
 
+	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/wallet"
@@ -24,6 +25,19 @@ type errRow struct {
 // errTable is the one place where domain errors become RPC errors. Add a
 // row per domain error kind; the first matching row wins.
 var errTable = []errRow{
+	// Descriptor parsing (importdescriptors, getdescriptorinfo,
+	// deriveaddresses): Core answers -5 with the parser's message.
+	{Kind: descriptor.ErrMultipleHash, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrMissingChecksum, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrChecksumLength, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrInvalidCharacters, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrChecksumMismatch, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrSyntax, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrMultisig, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrMultipath, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrMiniscript, Code: rpc.CodeInvalidAddressOrKey},
+	{Kind: descriptor.ErrHardenedFromPublic, Code: rpc.CodeInvalidAddressOrKey},
 	// signrawtransactionwithkey.
 	{Kind: sign.ErrTxDecode, Code: rpc.CodeDeserialization},
 	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},

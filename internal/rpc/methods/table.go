@@ -37,6 +37,8 @@ func All(d *Deps) []*rpc.Method {
 		newGetRPCInfo(d),
 		newStop(d),
 		newUptime(d),
+		// Util.
+		newDeriveAddresses(d), newGetDescriptorInfo(d),
 		// Raw transactions.
 		newSignRawTransactionWithKey(d),
 		// Testing aids (hidden from the help list).
