@@ -123,31 +123,38 @@ type keyExpr interface {
 // one index, like Core's FlatSigningProvider.
 type collector struct {
 	keys    []Key
-	byID    map[KeyID]int
 	scripts map[[20]byte][]byte
 	trees   map[[32]byte]*Taproot
 }
 
 func newCollector() *collector {
-	return &collector{byID: map[KeyID]int{}}
+	return &collector{}
 }
 
 // addKey records a public key with its origin; a later entry for the same
 // key keeps the first origin unless override is set.
 func (c *collector) addKey(pub []byte, origin KeyOrigin, override bool) {
-	id := KeyID(hash160(pub))
-	if i, ok := c.byID[id]; ok {
+	if i := c.find(pub); i >= 0 {
 		if override {
 			c.keys[i].Origin = origin
 		}
 		return
 	}
-	c.byID[id] = len(c.keys)
 	c.keys = append(c.keys, Key{PubKey: append([]byte(nil), pub...), Origin: origin})
 }
 
+// find returns the position of pub among the keys met, or -1.
+func (c *collector) find(pub []byte) int {
+	for i := range c.keys {
+		if string(c.keys[i].PubKey) == string(pub) {
+			return i
+		}
+	}
+	return -1
+}
+
 func (c *collector) setPriv(pub []byte, priv []byte) {
-	if i, ok := c.byID[KeyID(hash160(pub))]; ok && c.keys[i].PrivKey == nil {
+	if i := c.find(pub); i >= 0 && c.keys[i].PrivKey == nil {
 		c.keys[i].PrivKey = append([]byte(nil), priv...)
 	}
 }
@@ -231,6 +238,7 @@ type multipath struct {
 type bip32Key struct {
 	idx        uint32
 	root       *extKey // public
+	rootFP     [4]byte // fingerprint of root
 	path       []uint32
 	derive_    deriveType
 	apostrophe bool
@@ -375,7 +383,7 @@ func (k *bip32Key) normalized(e *env) (string, bool) {
 		}
 		xpub = d.neuter()
 	}
-	origin := KeyOrigin{Fingerprint: k.root.fingerprint(), Path: prefix}
+	origin := KeyOrigin{Fingerprint: k.rootFP, Path: prefix}
 	s := "[" + origin.String() + "]" + xpub.xpub(e.net) + formatPath(k.path[lh+1:], false)
 	if k.derive_ == unhardenedRanged {
 		s += "/*"
@@ -395,7 +403,7 @@ func (k *bip32Key) derive(pos uint32, e *env, out *collector) ([]byte, error) {
 	if k.mp != nil {
 		return nil, makeError(ErrMultipath, "cannot expand a multipath descriptor; expand its branches")
 	}
-	origin := KeyOrigin{Fingerprint: k.root.fingerprint()}
+	origin := KeyOrigin{Fingerprint: k.rootFP}
 	origin.Path = make([]uint32, len(k.path), len(k.path)+1)
 	copy(origin.Path, k.path)
 	switch k.derive_ {

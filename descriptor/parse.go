@@ -190,7 +190,7 @@ func (p *parser) parsePubkeyInner(sp string, ctx pctx, apostrophe *bool) (keyExp
 		p.addPriv(xk.pub[:], PrivateKey{Key: *xk.priv, Compressed: true})
 		xk = xk.neuter()
 	}
-	k := &bip32Key{idx: p.keyIdx, root: xk, path: path, derive_: typ, apostrophe: *apostrophe, mp: mp}
+	k := &bip32Key{idx: p.keyIdx, root: xk, rootFP: xk.fingerprint(), path: path, derive_: typ, apostrophe: *apostrophe, mp: mp}
 	p.keyIdx++
 	return k, nil
 }
