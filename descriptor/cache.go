@@ -201,6 +201,9 @@ type memo struct {
 	mu   sync.Mutex
 	pub  map[uint32]*memoEntry
 	priv map[uint32]*extKey
+	// musig holds the aggregate key expression of each musig() whose
+	// participants are not ranged.
+	musig map[uint32]keyExpr
 }
 
 type memoEntry struct {
@@ -209,7 +212,7 @@ type memoEntry struct {
 }
 
 func newMemo() *memo {
-	return &memo{pub: map[uint32]*memoEntry{}, priv: map[uint32]*extKey{}}
+	return &memo{pub: map[uint32]*memoEntry{}, priv: map[uint32]*extKey{}, musig: map[uint32]keyExpr{}}
 }
 
 // pubParent returns the deriver for the parent of k's wildcard step (or of
