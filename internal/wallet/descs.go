@@ -71,7 +71,12 @@ func (w *Wallet) restore(snap *Snapshot) error {
 		return walletErr(ErrWallet, "Wallet file verification failed. Data is not in recognized format.")
 	}
 	secrets := map[[32]byte]descriptor.KeyMap{}
+	privStrings := map[[32]byte]string{}
 	for _, s := range snap.Secrets {
+		if string(s.KeyID) == privateDescriptorKeyID {
+			privStrings[s.DescriptorID] = string(s.Secret)
+			continue
+		}
 		if len(s.KeyID) != 20 || len(s.Secret) != 33 {
 			continue
 		}
@@ -88,7 +93,13 @@ func (w *Wallet) restore(snap *Snapshot) error {
 		m[id] = pk
 	}
 	for _, rec := range snap.Descriptors {
-		d, err := descriptor.Parse(rec.Public, w.cfg.Net)
+		text := rec.Public
+		if ps, ok := privStrings[rec.ID]; ok {
+			// The private form keeps what the public one loses (the
+			// parity of keys written x-only).
+			text = ps
+		}
+		d, err := descriptor.Parse(text, w.cfg.Net)
 		if err != nil {
 			return &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Descriptor does not parse: " + err.Error()}
 		}
@@ -270,9 +281,17 @@ func (w *Wallet) indexBlocks(wd *walletDesc, blocks []derived) {
 	}
 }
 
-// secretRecords returns the private keys of d as stored records.
-func secretRecords(id [32]byte, keys descriptor.KeyMap) []SecretRecord {
-	out := make([]SecretRecord, 0, len(keys))
+// privateDescriptorKeyID names the secret record that holds a descriptor's
+// private string.
+const privateDescriptorKeyID = "private-descriptor"
+
+// secretRecords returns the private keys of d as stored records, with its
+// private string.
+func secretRecords(id [32]byte, d *descriptor.Descriptor, keys descriptor.KeyMap) []SecretRecord {
+	out := make([]SecretRecord, 0, len(keys)+1)
+	if s, ok := d.PrivateString(); ok {
+		out = append(out, SecretRecord{DescriptorID: id, KeyID: []byte(privateDescriptorKeyID), Secret: []byte(s)})
+	}
 	for kid, pk := range keys {
 		sec := make([]byte, 33)
 		copy(sec, pk.Key[:])

@@ -410,7 +410,7 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 				return err
 			}
 			seqs[i] = seq
-			for _, s := range secretRecords(p.id, p.keys) {
+			for _, s := range secretRecords(p.id, p.d, p.keys) {
 				if err := tx.PutSecret(s); err != nil {
 					return err
 				}
