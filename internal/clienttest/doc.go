@@ -1,0 +1,10 @@
+// Package clienttest holds no code of its own: its tests drive a real
+// descwalletd with real clients — descwallet-cli, btcd's rpcclient, and
+// python-bitcoinlib's RawProxy — to show that a client written for Bitcoin
+// Core works against it unchanged.
+//
+// The tests build the daemon and the CLI once per run, start the daemon on
+// a free loopback port with its data in a temporary folder, and stop it at
+// the end of each test. They are integration tests: testing.Short skips
+// them.
+package clienttest
