@@ -1,0 +1,117 @@
+package clienttest
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// systemPython is Debian's interpreter, which sees the python3-bitcoinlib
+// package; another python3 earlier on PATH would not.
+const systemPython = "/usr/bin/python3"
+
+// requireBitcoinlib returns when python-bitcoinlib can be imported. When it
+// cannot, the test fails under CI and is skipped elsewhere with the command
+// that installs it. This is the one test skipped outside -short mode: the
+// library comes from the system's package manager, which needs root.
+func requireBitcoinlib(t *testing.T) {
+	t.Helper()
+	err := exec.Command(systemPython, "-c", "import bitcoin.rpc").Run()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("python3-bitcoinlib not installed (%v): run `make python-bitcoinlib`", err)
+	}
+	t.Skip("python3-bitcoinlib not installed: make python-bitcoinlib")
+}
+
+// rawProxyReport is what rawproxy.py prints.
+type rawProxyReport struct {
+	Echo        any             `json:"echo"`
+	EchoJSON    any             `json:"echojson"`
+	UptimeIsInt bool            `json:"uptime_is_int"`
+	Unknown     any             `json:"unknown"`
+	TooMany     any             `json:"too_many"`
+	Batch       json.RawMessage `json:"batch"`
+}
+
+// runRawProxy runs rawproxy.py and decodes its report.
+func runRawProxy(t *testing.T, mode, arg string) rawProxyReport {
+	t.Helper()
+	cmd := exec.Command(systemPython, "rawproxy.py", mode, arg)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("rawproxy.py %s: %v\n%s", mode, err, stderr)
+	}
+	var r rawProxyReport
+	if err := json.Unmarshal(out, &r); err != nil {
+		t.Fatalf("rawproxy.py output %q: %v", out, err)
+	}
+	return r
+}
+
+// checkRawProxyReport compares a report with what Core answers.
+func checkRawProxyReport(t *testing.T, r rawProxyReport) {
+	t.Helper()
+	want := rawProxyReport{
+		Echo:        []any{"a", 1.0, []any{true, nil}, map[string]any{"k": "v"}},
+		EchoJSON:    []any{map[string]any{"x": []any{1.0, 2.0}}},
+		UptimeIsInt: true,
+		Unknown:     map[string]any{"code": -32601.0, "message": "Method not found"},
+		TooMany:     -1.0,
+	}
+	got := r
+	got.Batch = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("report %+v\nwant %+v", got, want)
+	}
+	var batch []map[string]any
+	if err := json.Unmarshal(r.Batch, &batch); err != nil {
+		t.Fatal(err)
+	}
+	wantBatch := []map[string]any{
+		{"result": []any{"b1"}, "error": nil, "id": 1.0},
+		{"result": nil, "error": map[string]any{"code": -32601.0, "message": "Method not found"}, "id": 2.0},
+	}
+	if !reflect.DeepEqual(batch, wantBatch) {
+		t.Errorf("batch %s", r.Batch)
+	}
+}
+
+// TestPythonRawProxy drives the daemon with python-bitcoinlib's RawProxy,
+// first with user and password in the service URL, then the way it finds
+// bitcoind by itself: rpcport from the configuration file and the cookie from
+// the regtest folder beside it.
+func TestPythonRawProxy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts descwalletd")
+	}
+	requireBitcoinlib(t)
+	t.Parallel()
+
+	t.Run("user and password", func(t *testing.T) {
+		t.Parallel()
+		d := startDaemon(t, "pyuser", "pypass")
+		r := runRawProxy(t, "url", "http://pyuser:pypass@127.0.0.1:"+strconv.Itoa(d.Port))
+		checkRawProxyReport(t, r)
+	})
+
+	t.Run("cookie", func(t *testing.T) {
+		t.Parallel()
+		d := startDaemon(t, "", "")
+		conf := filepath.Join(d.DataDir, "descwallet.conf")
+		writeFile(t, conf, "rpcconnect=127.0.0.1\nrpcport="+strconv.Itoa(d.Port)+"\n")
+		r := runRawProxy(t, "conf", conf)
+		checkRawProxyReport(t, r)
+	})
+}
