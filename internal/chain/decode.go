@@ -1,0 +1,236 @@
+package chain
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/btcsuite/btcd/btcutil/v2/gcs"
+	"github.com/btcsuite/btcd/btcutil/v2/gcs/builder"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+const (
+	// MaxBlockBytes bounds a serialized block: the consensus limit on a
+	// block's weight makes any valid block smaller.
+	MaxBlockBytes = wire.MaxBlockPayload
+
+	// MaxFilterBytes bounds a serialized basic filter. A filter holds at
+	// most one element per input and output of a block, each about 20
+	// bits, far below this bound.
+	MaxFilterBytes = 1 << 22
+
+	// headerBytes is the size of a serialized block header.
+	headerBytes = 80
+)
+
+// DecodeBlock decodes a serialized block, checks that it is exactly one
+// block within MaxBlockBytes, that it hashes to want and that its merkle root
+// commits to its transactions.
+func DecodeBlock(raw []byte, want chainhash.Hash) (*Block, error) {
+	if len(raw) > MaxBlockBytes {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"block %s: %d bytes exceed the limit of %d", want,
+			len(raw), MaxBlockBytes), nil)
+	}
+	if len(raw) < headerBytes {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"block %s: %d bytes, shorter than a header", want,
+			len(raw)), nil)
+	}
+	var hdr wire.BlockHeader
+	if err := hdr.Deserialize(bytes.NewReader(raw[:headerBytes])); err != nil {
+		return nil, chainErr(ErrBadReply, "block "+want.String(), err)
+	}
+	if got := hdr.BlockHash(); got != want {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"asked for block %s, got block %s", want, got), nil)
+	}
+	msg := new(wire.MsgBlock)
+	r := bytes.NewReader(raw)
+	if err := msg.Deserialize(r); err != nil {
+		return nil, chainErr(ErrBadReply, "block "+want.String(), err)
+	}
+	if r.Len() != 0 {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"block %s: %d bytes after the block", want, r.Len()), nil)
+	}
+	if len(msg.Transactions) == 0 {
+		return nil, chainErr(ErrBadReply, "block "+want.String()+
+			": no transactions", nil)
+	}
+	ids := make([]chainhash.Hash, len(msg.Transactions))
+	for i, tx := range msg.Transactions {
+		ids[i] = tx.TxHash()
+	}
+	if root := merkleRoot(ids); root != msg.Header.MerkleRoot {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"block %s: merkle root %s does not match its transactions (%s)",
+			want, msg.Header.MerkleRoot, root), nil)
+	}
+	return &Block{MsgBlock: msg, Hash: want, TxIDs: ids}, nil
+}
+
+// merkleRoot computes a block's merkle root from its transaction ids, the
+// last id of an odd level paired with itself.
+func merkleRoot(ids []chainhash.Hash) chainhash.Hash {
+	level := append([]chainhash.Hash(nil), ids...)
+	var buf [64]byte
+	for len(level) > 1 {
+		if len(level)%2 == 1 {
+			level = append(level, level[len(level)-1])
+		}
+		next := level[:0]
+		for i := 0; i < len(level); i += 2 {
+			copy(buf[:32], level[i][:])
+			copy(buf[32:], level[i+1][:])
+			first := sha256.Sum256(buf[:])
+			next = append(next, chainhash.Hash(sha256.Sum256(first[:])))
+		}
+		level = next
+	}
+	return level[0]
+}
+
+// DecodeHeader decodes a serialized 80-byte header and checks that it hashes
+// to want.
+func DecodeHeader(raw []byte, want chainhash.Hash) (wire.BlockHeader, error) {
+	var hdr wire.BlockHeader
+	if len(raw) != headerBytes {
+		return hdr, chainErr(ErrBadReply, fmt.Sprintf(
+			"header %s: %d bytes, want %d", want, len(raw),
+			headerBytes), nil)
+	}
+	if err := hdr.Deserialize(bytes.NewReader(raw)); err != nil {
+		return hdr, chainErr(ErrBadReply, "header "+want.String(), err)
+	}
+	if got := hdr.BlockHash(); got != want {
+		return hdr, chainErr(ErrBadReply, fmt.Sprintf(
+			"asked for header %s, got header %s", want, got), nil)
+	}
+	return hdr, nil
+}
+
+// Filter is a block's BIP158 basic filter, keyed by its block hash.
+type Filter struct {
+	// BlockHash is the block the filter describes; its first 16 bytes
+	// are the filter's SipHash key.
+	BlockHash chainhash.Hash
+
+	f   *gcs.Filter
+	key [gcs.KeySize]byte
+	raw []byte
+}
+
+// DecodeFilter decodes a serialized basic filter (the element count as a
+// compact size, then the Golomb-coded set) of block hash.
+func DecodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
+	if len(raw) > MaxFilterBytes {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"filter of %s: %d bytes exceed the limit of %d", hash,
+			len(raw), MaxFilterBytes), nil)
+	}
+	r := bytes.NewReader(raw)
+	n, err := wire.ReadVarInt(r, 0)
+	if err != nil {
+		return nil, chainErr(ErrBadReply, "filter of "+hash.String(), err)
+	}
+	// Each element takes at least P+1 bits of the set.
+	maxN := uint64(r.Len()) * 8 / (builder.DefaultP + 1)
+	if n > maxN {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"filter of %s: %d elements cannot fit in %d bytes", hash,
+			n, r.Len()), nil)
+	}
+	f, err := gcs.FromNBytes(builder.DefaultP, builder.DefaultM, raw)
+	if err != nil {
+		return nil, chainErr(ErrBadReply, "filter of "+hash.String(), err)
+	}
+	return &Filter{BlockHash: hash, f: f, key: builder.DeriveKey(&hash),
+		raw: append([]byte(nil), raw...)}, nil
+}
+
+// N returns the number of elements in the filter.
+func (f *Filter) N() uint32 { return f.f.N() }
+
+// Bytes returns the serialized filter as the backend sent it.
+func (f *Filter) Bytes() []byte { return f.raw }
+
+// Match reports whether the filter may hold script (false positives at a
+// rate of 1/784931, no false negatives).
+func (f *Filter) Match(script []byte) (bool, error) {
+	if f.f.N() == 0 || len(script) == 0 {
+		return false, nil
+	}
+	ok, err := f.f.Match(f.key, script)
+	if err != nil {
+		return false, chainErr(ErrBadReply, "filter of "+
+			f.BlockHash.String(), err)
+	}
+	return ok, nil
+}
+
+// MatchAny reports whether the filter may hold any of scripts.
+func (f *Filter) MatchAny(scripts [][]byte) (bool, error) {
+	if f.f.N() == 0 || len(scripts) == 0 {
+		return false, nil
+	}
+	ok, err := f.f.MatchAny(f.key, scripts)
+	if err != nil {
+		return false, chainErr(ErrBadReply, "filter of "+
+			f.BlockHash.String(), err)
+	}
+	return ok, nil
+}
+
+// decodeHexResult reads a JSON string of hex digits of at most maxBytes
+// decoded bytes.
+func decodeHexResult(raw json.RawMessage, maxBytes int) ([]byte, error) {
+	if len(raw) > 2*maxBytes+2 {
+		return nil, fmt.Errorf("hex longer than %d bytes", maxBytes)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, err
+	}
+	return hex.DecodeString(s)
+}
+
+// hashResult reads a JSON string holding a hash in RPC (byte-reversed) hex.
+func hashResult(raw json.RawMessage) (chainhash.Hash, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return chainhash.Hash{}, err
+	}
+	if len(s) != 2*chainhash.HashSize {
+		return chainhash.Hash{}, fmt.Errorf("hash %q: wrong length", s)
+	}
+	h, err := chainhash.NewHashFromStr(s)
+	if err != nil {
+		return chainhash.Hash{}, err
+	}
+	return *h, nil
+}
+
+// satoshis converts an amount in BTC as JSON prints it (1.5, 0.00001,
+// 1e-06) to satoshis exactly.
+func satoshis(n json.Number) (int64, error) {
+	r, ok := new(big.Rat).SetString(string(n))
+	if !ok {
+		return 0, fmt.Errorf("amount %q is not a number", n)
+	}
+	r.Mul(r, big.NewRat(1e8, 1))
+	if !r.IsInt() {
+		return 0, fmt.Errorf("amount %q has more than 8 decimals", n)
+	}
+	v := r.Num()
+	if !v.IsInt64() || v.Sign() < 0 || v.Int64() > 21e14 {
+		return 0, errors.New("amount " + string(n) + " out of range")
+	}
+	return v.Int64(), nil
+}

@@ -1,0 +1,40 @@
+// Package chain reaches the full node a wallet follows: the Backend interface
+// (tip, block hashes by height, headers, raw blocks, BIP158 basic filters, a
+// UTXO lookup and transaction broadcast) and its two JSON-RPC clients, one
+// for btcd and one for bitcoind.
+//
+// # Model
+//
+// A Client speaks JSON-RPC 1.0 over plain HTTP POST with Basic
+// authentication (a user and password, or the backend's cookie file, read
+// again when the backend answers 401). Every request has a timeout; failures
+// of the transport (refused connection, reset, timeout, an HTTP error without
+// a JSON body) are retried a bounded number of times with a growing pause, and
+// then reported as ErrUnreachable naming the backend and its address.
+//
+// The calls a rescan makes by the thousand (block hashes, headers, filters,
+// blocks) take slices and are sent as JSON-RPC batches, several batches in
+// flight at once over kept-alive connections; both btcd and bitcoind answer
+// batches. Replies are bounded in size and validated: a raw block must decode
+// completely, stay within the consensus size limit, hash to the requested
+// hash and carry the merkle root of its transactions; a header must hash to
+// the requested hash; a filter must decode and cannot claim more elements than
+// its bytes can hold.
+//
+// The two dialects differ only where the nodes differ: btcd answers
+// getbestblock and getcfilter <hash> 0 (raw hex), bitcoind answers
+// getblockchaininfo and getblockfilter <hash> basic (which needs
+// -blockfilterindex=1; without it the client reports ErrNoFilters and a
+// rescan falls back to full blocks).
+//
+// # Errors
+//
+// Every error is an *Error carrying an ErrorKind, matched with errors.Is:
+// ErrUnreachable (transport failure after the retries), ErrAuth (HTTP 401),
+// ErrNotFound (unknown block, height above the tip, filter not yet indexed),
+// ErrNoFilters (the backend keeps no basic filter index), ErrWrongNetwork
+// (the backend's genesis block is not the configured network's),
+// ErrBadReply (a reply that does not decode, is too large or does not match
+// the request) and ErrRPC (any other JSON-RPC error; the *RPCError with the
+// backend's code and message is wrapped).
+package chain
