@@ -300,6 +300,13 @@ func (c *Client) Filters(ctx context.Context, hashes []chainhash.Hash) ([]*Filte
 		if err != nil {
 			return nil, c.resultErr(cl.Method, subject, cl.Result, err)
 		}
+		if len(raw) == 0 {
+			// btcd answers an empty string for a block it does
+			// not know; a filter has at least its element count.
+			return nil, chainErr(ErrNotFound, fmt.Sprintf(
+				"%s: %s %s: no filter", c.c.name, cl.Method,
+				subject), nil)
+		}
 		if out[i], err = DecodeFilter(raw, hashes[i]); err != nil {
 			return nil, err
 		}
