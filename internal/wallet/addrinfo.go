@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is Bitcoin's
+
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/script"
@@ -57,48 +60,88 @@ type Embedded struct {
 	ScriptPubKey string `json:"scriptPubKey"`
 }
 
-// provider is the solving data of one expansion.
+// provider is the solving data of one expansion (Core's signing provider
+// of one descriptor at one index). It implements descriptor.Provider over
+// the expansion without copying it.
 type provider struct{ out *descriptor.Output }
 
-func (p provider) pubkeyByHash(h []byte) *descriptor.Key {
+var _ descriptor.Provider = provider{}
+
+// keyID is HASH160 of a serialized public key.
+func keyID(pub []byte) descriptor.KeyID {
+	s := sha256.Sum256(pub)
+	r := ripemd160.New()
+	r.Write(s[:])
+	var id descriptor.KeyID
+	r.Sum(id[:0])
+	return id
+}
+
+// key returns the expansion's key whose HASH160 is id.
+func (p provider) key(id descriptor.KeyID) *descriptor.Key {
 	for i := range p.out.Keys {
-		k := &p.out.Keys[i]
-		if bytes.Equal(hash160(k.PubKey), h) {
-			return k
-		}
-		if len(k.PubKey) == 33 {
-			continue
-		}
-	}
-	return nil
-}
-
-func (p provider) scriptByHash160(h []byte) []byte {
-	var k [20]byte
-	copy(k[:], h)
-	if s, ok := p.out.Scripts[k]; ok {
-		return s
-	}
-	return nil
-}
-
-func (p provider) scriptBySHA256(h []byte) []byte {
-	for _, s := range p.out.Scripts {
-		sum := sha256.Sum256(s)
-		if bytes.Equal(sum[:], h) {
-			return s
-		}
-	}
-	return nil
-}
-
-func (p provider) keyOf(pub []byte) *descriptor.Key {
-	for i := range p.out.Keys {
-		if bytes.Equal(p.out.Keys[i].PubKey, pub) {
+		if keyID(p.out.Keys[i].PubKey) == id {
 			return &p.out.Keys[i]
 		}
 	}
 	return nil
+}
+
+// PubKey implements descriptor.Provider.
+func (p provider) PubKey(id descriptor.KeyID) ([]byte, bool) {
+	if k := p.key(id); k != nil {
+		return k.PubKey, true
+	}
+	return nil, false
+}
+
+// Origin implements descriptor.Provider.
+func (p provider) Origin(id descriptor.KeyID) (descriptor.KeyOrigin, bool) {
+	if k := p.key(id); k != nil {
+		return k.Origin, true
+	}
+	return descriptor.KeyOrigin{}, false
+}
+
+// Script implements descriptor.Provider.
+func (p provider) Script(id [20]byte) ([]byte, bool) {
+	s, ok := p.out.Scripts[id]
+	return s, ok
+}
+
+// TaprootSpendData implements descriptor.Provider.
+func (p provider) TaprootSpendData(outputKey [32]byte) (*descriptor.Taproot, bool) {
+	if t, ok := p.out.Trees[outputKey]; ok {
+		return t, true
+	}
+	if t := p.out.Taproot; t != nil && t.OutputKey == outputKey {
+		return t, true
+	}
+	return nil, false
+}
+
+func (p provider) pubkeyByHash(h []byte) *descriptor.Key {
+	var id descriptor.KeyID
+	copy(id[:], h)
+	return p.key(id)
+}
+
+func (p provider) scriptByHash160(h []byte) []byte {
+	var id [20]byte
+	copy(id[:], h)
+	s, _ := p.Script(id)
+	return s
+}
+
+// scriptBySHA256 finds a witness script by its P2WSH program: scripts are
+// kept by HASH160, which is RIPEMD160 of that program.
+func (p provider) scriptBySHA256(h []byte) []byte {
+	r := ripemd160.New()
+	r.Write(h)
+	var id [20]byte
+	r.Sum(id[:0])
+	s, _ := p.Script(id)
+	return s
 }
 
 func (p provider) keyOfXOnly(x []byte) *descriptor.Key {
@@ -109,6 +152,17 @@ func (p provider) keyOfXOnly(x []byte) *descriptor.Key {
 		}
 	}
 	return nil
+}
+
+// inferDescriptor is the desc field: Core's InferDescriptor of spk from
+// the solving data of one expansion, with checksum, when the inferred
+// descriptor is solvable.
+func inferDescriptor(spk []byte, p provider, net *chaincfg.Params) (string, bool) {
+	d := descriptor.Infer(spk, p, net)
+	if d == nil || !d.IsSolvable() {
+		return "", false
+	}
+	return d.String(), true
 }
 
 // AddressInfo answers getaddressinfo for a scriptPubKey. It reads memory
@@ -141,7 +195,7 @@ func (w *Wallet) AddressInfo(spk []byte) AddressInfo {
 	info.ParentDesc = meta.wd.normalized
 
 	p := provider{out: &solver.out}
-	if desc, ok := inferDescriptor(spk, p, solver.wd.d.IsSolvable()); ok {
+	if desc, ok := inferDescriptor(spk, p, w.cfg.Net); ok {
 		info.Solvable = true
 		info.Desc = desc
 	}
