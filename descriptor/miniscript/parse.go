@@ -47,36 +47,6 @@ type parseItem struct {
 	n, k int64
 }
 
-// expr returns the leading expression of *sp (up to a ',', ')' or '}' at
-// nesting level 0) and advances past it.
-func expr(sp *string) string {
-	s := *sp
-	level := 0
-	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == '(' || c == '{' {
-			level++
-		} else if level > 0 && (c == ')' || c == '}') {
-			level--
-		} else if level == 0 && (c == ')' || c == '}' || c == ',') {
-			break
-		}
-	}
-	*sp = s[i:]
-	return s[:i]
-}
-
-// function strips "name(" and ")" from s when s is a call of name.
-func function(name string, s *string) bool {
-	t := *s
-	if len(t) >= len(name)+2 && t[len(name)] == '(' && t[len(t)-1] == ')' && strings.HasPrefix(t, name) {
-		*s = t[len(name)+1 : len(t)-1]
-		return true
-	}
-	return false
-}
-
 // findNextChar returns the position of m in s before any ')', or -1.
 func findNextChar(s string, m byte) int {
 	for i := 0; i < len(s); i++ {
@@ -162,19 +132,33 @@ func parse(in string, ctx Context, kp KeyParser, keyErr *error) *Node {
 		}
 		return i, true
 	}
+	// argEnd returns the argument of the fragment whose name and '(' were
+	// just skipped: the text up to the next ')' (Core's ParseKeyEnd and
+	// ParseHexStrEnd), and moves past the ')'.
+	argEnd := func() (string, bool) {
+		size := findNextChar(in, ')')
+		if size < 1 {
+			return "", false
+		}
+		a := in[:size]
+		in = in[size+1:]
+		return a, true
+	}
 	keyFunc := func(name string) (int, bool) {
-		e := expr(&in)
-		if !function(name, &e) {
+		in = in[len(name)+1:]
+		a, ok := argEnd()
+		if !ok {
 			return 0, false
 		}
-		return parseKey(e)
+		return parseKey(a)
 	}
 	hashFunc := func(name string, size int) ([]byte, bool) {
-		e := expr(&in)
-		if !function(name, &e) || !isHex(e) {
+		in = in[len(name)+1:]
+		a, ok := argEnd()
+		if !ok || !isHex(a) {
 			return nil, false
 		}
-		h, _ := hex.DecodeString(e)
+		h, _ := hex.DecodeString(a)
 		if len(h) != size {
 			return nil, false
 		}
@@ -376,8 +360,9 @@ func parse(in string, ctx Context, kp KeyParser, keyErr *error) *Node {
 				scriptSize += add
 			case strings.HasPrefix(in, "after("), strings.HasPrefix(in, "older("):
 				name := in[:5]
-				e := expr(&in)
-				if !function(name, &e) {
+				in = in[len(name)+1:]
+				e, ok := argEnd()
+				if !ok {
 					return nil
 				}
 				num, ok := toInt64(e)

@@ -14,6 +14,8 @@ type Provider struct {
 	keys    []*Key
 	byID    map[[20]byte]*Key
 	scripts map[[20]byte][]byte
+	// preimages maps "<hash kind>:<digest>" to a preimage (AddPreimage).
+	preimages map[string][]byte
 }
 
 // NewProvider returns a provider holding keys. A key given twice is kept
