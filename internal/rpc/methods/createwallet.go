@@ -17,7 +17,7 @@ func newCreateWallet(d *Deps) *rpc.Method {
 			{Name: "wallet_name", Type: rpc.TypeString, Description: "Name of the wallet; its folder under the wallets folder, or an absolute path."},
 			{Name: "disable_private_keys", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Make a watch-only wallet that never holds private keys."},
 			{Name: "blank", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Make the wallet without its default descriptors."},
-			{Name: "passphrase", Type: rpc.TypeString, Optional: true, Description: "Encrypt the wallet with this passphrase (not supported yet)."},
+			{Name: "passphrase", Type: rpc.TypeString, Optional: true, Description: "Encrypt the wallet with this passphrase; the wallet is created locked."},
 			{Name: "avoid_reuse", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Track reused addresses."},
 			{Name: "descriptors", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "Must be true: only descriptor wallets exist."},
 			startupParam,

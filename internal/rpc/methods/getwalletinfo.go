@@ -19,6 +19,7 @@ type walletInfoResult struct {
 	TxCount               int        `json:"txcount"`
 	KeypoolSize           int64      `json:"keypoolsize"`
 	KeypoolSizeHDInternal int64      `json:"keypoolsize_hd_internal"`
+	UnlockedUntil         *int64     `json:"unlocked_until,omitempty"`
 	PayTxFee              rpc.Amount `json:"paytxfee"`
 	PrivateKeysEnabled    bool       `json:"private_keys_enabled"`
 	AvoidReuse            bool       `json:"avoid_reuse"`
@@ -58,6 +59,9 @@ func newGetWalletInfo(d *Deps) *rpc.Method {
 				Blank:                 in.Blank,
 				Birthtime:             in.Birthtime,
 				Flags:                 in.Flags,
+			}
+			if until, encrypted := w.UnlockedUntil(); encrypted {
+				res.UnlockedUntil = &until
 			}
 			if d.Net != nil {
 				res.LastProcessedBlock = lastBlock{Hash: d.Net.GenesisHash.String(), Height: 0}

@@ -47,6 +47,7 @@ func All(d *Deps) []*rpc.Method {
 		// Wallet.
 		newBackupWallet(d),
 		newCreateWallet(d),
+		newEncryptWallet(d),
 		newGetAddressesByLabel(d),
 		newGetAddressInfo(d),
 		newGetNewAddress(d),
@@ -62,6 +63,9 @@ func All(d *Deps) []*rpc.Method {
 		newRestoreWallet(d),
 		newSetLabel(d),
 		newUnloadWallet(d),
+		newWalletLock(d),
+		newWalletPassphrase(d),
+		newWalletPassphraseChange(d),
 	}
 	// help describes the whole table, itself included.
 	return append(list, newHelp(&list))

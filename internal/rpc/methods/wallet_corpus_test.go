@@ -106,53 +106,59 @@ func TestWalletCorpus(t *testing.T) {
 				t.Logf("pending on feature %s", f)
 				return
 			}
-			dir := t.TempDir()
-			n := newWalletNode(t, dir)
-			defer n.mgr.Close()
-			for i, st := range sc.Steps {
-				got := n.call(t, walletPath(st.Wallet), st.Method, st.Params)
-				want := strings.ReplaceAll(string(st.Expect), "<datadir>", dir)
-				var exp stepReply
-				if err := json.Unmarshal([]byte(want), &exp); err != nil {
-					t.Fatal(err)
-				}
-				if sc.ID == "next-index-and-range-forms" && i == 9 {
-					// Index 9 of a range [10,20]: Core derives from 0 and
-					// calls it mine; we derive only the range.
-					var info struct {
-						IsMine bool `json:"ismine"`
-					}
-					if got.Error != nil || json.Unmarshal(got.Result, &info) != nil || info.IsMine {
-						t.Errorf("step %d: index below the range start: got %s, want ismine false", i, got.Result)
-					}
-					continue
-				}
-				switch {
-				case exp.Error != nil:
-					if got.Error == nil {
-						t.Errorf("step %d %s %s: got result %s, want error %d %q", i, st.Method, st.Params, got.Result, exp.Error.Code, exp.Error.Message)
-						continue
-					}
-					if got.Error.Code != exp.Error.Code {
-						t.Errorf("step %d %s %s: got error %d %q, want %d %q", i, st.Method, st.Params, got.Error.Code, got.Error.Message, exp.Error.Code, exp.Error.Message)
-						continue
-					}
-					// Help texts (-1 arity errors) are our own prose.
-					if exp.Error.Code != -1 || !strings.Contains(exp.Error.Message, "\n") {
-						if got.Error.Message != exp.Error.Message {
-							t.Errorf("step %d %s %s: got message %q, want %q", i, st.Method, st.Params, got.Error.Message, exp.Error.Message)
-						}
-					}
-				default:
-					if got.Error != nil {
-						t.Errorf("step %d %s %s: got error %d %q, want result %s", i, st.Method, st.Params, got.Error.Code, got.Error.Message, exp.Result)
-						continue
-					}
-					if !sameJSON(got.Result, exp.Result) {
-						t.Errorf("step %d %s %s:\n got %s\nwant %s", i, st.Method, st.Params, got.Result, exp.Result)
-					}
+			replayWalletScenario(t, sc)
+		})
+	}
+}
+
+// replayWalletScenario runs the steps of one scenario on a fresh node and
+// compares every reply with the recording.
+func replayWalletScenario(t *testing.T, sc walletScenario) {
+	dir := t.TempDir()
+	n := newWalletNode(t, dir)
+	defer n.mgr.Close()
+	for i, st := range sc.Steps {
+		got := n.call(t, walletPath(st.Wallet), st.Method, st.Params)
+		want := strings.ReplaceAll(string(st.Expect), "<datadir>", dir)
+		var exp stepReply
+		if err := json.Unmarshal([]byte(want), &exp); err != nil {
+			t.Fatal(err)
+		}
+		if sc.ID == "next-index-and-range-forms" && i == 9 {
+			// Index 9 of a range [10,20]: Core derives from 0 and
+			// calls it mine; we derive only the range.
+			var info struct {
+				IsMine bool `json:"ismine"`
+			}
+			if got.Error != nil || json.Unmarshal(got.Result, &info) != nil || info.IsMine {
+				t.Errorf("step %d: index below the range start: got %s, want ismine false", i, got.Result)
+			}
+			continue
+		}
+		switch {
+		case exp.Error != nil:
+			if got.Error == nil {
+				t.Errorf("step %d %s %s: got result %s, want error %d %q", i, st.Method, st.Params, got.Result, exp.Error.Code, exp.Error.Message)
+				continue
+			}
+			if got.Error.Code != exp.Error.Code {
+				t.Errorf("step %d %s %s: got error %d %q, want %d %q", i, st.Method, st.Params, got.Error.Code, got.Error.Message, exp.Error.Code, exp.Error.Message)
+				continue
+			}
+			// Help texts (-1 arity errors) are our own prose.
+			if exp.Error.Code != -1 || !strings.Contains(exp.Error.Message, "\n") {
+				if got.Error.Message != exp.Error.Message {
+					t.Errorf("step %d %s %s: got message %q, want %q", i, st.Method, st.Params, got.Error.Message, exp.Error.Message)
 				}
 			}
-		})
+		default:
+			if got.Error != nil {
+				t.Errorf("step %d %s %s: got error %d %q, want result %s", i, st.Method, st.Params, got.Error.Code, got.Error.Message, exp.Result)
+				continue
+			}
+			if !sameJSON(got.Result, exp.Result) {
+				t.Errorf("step %d %s %s:\n got %s\nwant %s", i, st.Method, st.Params, got.Result, exp.Result)
+			}
+		}
 	}
 }

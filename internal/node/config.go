@@ -1,0 +1,482 @@
+package node
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ConfigFileName is the default configuration file inside the data dir.
+const ConfigFileName = "descwallet.conf"
+
+// optKind is how an option's values are read.
+type optKind int
+
+const (
+	optString optKind = iota
+	optInt
+	optBool
+	optList // repeatable
+)
+
+// options is the table of accepted options. A name that is not here is an
+// error, as in Core.
+var options = map[string]optKind{
+	"chain": optString, "regtest": optBool, "testnet": optBool,
+	"testnet4": optBool, "signet": optBool,
+	"datadir": optString, "conf": optString,
+	"rpcbind": optList, "rpcport": optInt, "rpcuser": optString,
+	"rpcpassword": optString, "rpcauth": optList, "rpccookiefile": optString,
+	"rpccookieperms": optString, "rpcallowip": optList, "rpcthreads": optInt,
+	"rpcworkqueue": optInt, "rpcservertimeout": optInt,
+	"chainbackend": optString, "chainrpcconnect": optString,
+	"chainrpcuser": optString, "chainrpcpassword": optString,
+	"chainrpccookiefile": optString, "chainrpccert": optString,
+	"wallet": optList, "keypool": optInt, "addresstype": optString,
+	"changetype": optString,
+	"debug":      optList, "printtoconsole": optBool,
+	"server": optBool, "daemon": optBool,
+	"help": optBool, "version": optBool,
+}
+
+// Config is the node's configuration after defaults, the config file and
+// the command line (the command line wins).
+type Config struct {
+	// Network is the chain to run on.
+	Network *Network
+	// DataDir is the data directory root; NetDir the network's folder in
+	// it (equal to DataDir on main).
+	DataDir, NetDir string
+	// DataDirGiven reports whether -datadir was set (it must then exist).
+	DataDirGiven bool
+	// ConfFile is the configuration file read, "" when none.
+	ConfFile string
+
+	RPC     RPCConfig
+	Chain   ChainConfig
+	Wallet  WalletConfig
+	Logging LogConfig
+}
+
+// RPCConfig is the RPC server's configuration.
+type RPCConfig struct {
+	Bind        []string // host or host:port; empty means loopback
+	Port        int
+	User        string
+	Password    string
+	Auth        []string // -rpcauth values
+	CookieFile  string   // absolute path; "" when cookie auth is off
+	CookiePerms os.FileMode
+	AllowIP     []string
+	Threads     int
+	WorkQueue   int
+	Timeout     time.Duration
+}
+
+// ChainConfig selects the chain backend (used once the chain package lands).
+type ChainConfig struct {
+	Backend    string // "bitcoind", "btcd" or "" for offline
+	Connect    string
+	User       string
+	Password   string
+	CookieFile string
+	Cert       string
+}
+
+// WalletConfig holds the wallet options.
+type WalletConfig struct {
+	Load        []string
+	Keypool     int
+	AddressType string
+	ChangeType  string
+}
+
+// LogConfig holds the logging options.
+type LogConfig struct {
+	// Debug lists the -debug values (subsystems, "1"/"all", "0"/"none").
+	Debug []string
+	// Console also writes the log to standard output.
+	Console bool
+	// File is the debug log path.
+	File string
+}
+
+// args holds option values by name, in the order given.
+type args map[string][]string
+
+// parseArgs reads bitcoind-style flags: -name=value, -name (true), -noname
+// (false), with one or two leading dashes. Arguments that do not start with
+// a dash are an error.
+func parseArgs(argv []string) (args, error) {
+	a := args{}
+	for _, arg := range argv {
+		if !strings.HasPrefix(arg, "-") {
+			return nil, fmt.Errorf("command line contains unexpected token '%s', see descwalletd -help for a list of options", arg)
+		}
+		s := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+		if err := a.set(s, "command line"); err != nil {
+			return nil, err
+		}
+	}
+	return a, nil
+}
+
+// set records one "name[=value]" setting.
+func (a args) set(s, where string) error {
+	name, value, hasValue := strings.Cut(s, "=")
+	name = strings.TrimSpace(name)
+	neg := false
+	if _, ok := options[name]; !ok && strings.HasPrefix(name, "no") {
+		if _, ok := options[name[2:]]; ok {
+			name, neg = name[2:], true
+		}
+	}
+	kind, ok := options[name]
+	if !ok {
+		return fmt.Errorf("invalid parameter -%s (%s)", name, where)
+	}
+	switch {
+	case neg:
+		if kind == optList {
+			a[name] = nil
+			a["no"+name] = []string{"1"}
+			return nil
+		}
+		value = "0"
+	case !hasValue && (kind == optBool || kind == optList):
+		value = "1"
+	case !hasValue:
+		value = ""
+	}
+	if kind == optList {
+		a[name] = append(a[name], value)
+	} else {
+		a[name] = []string{value}
+	}
+	return nil
+}
+
+// merge adds the settings of lower beneath a (a wins for single values;
+// list values of both are kept, a's first... as Core appends the command
+// line after the file, lists take both).
+func (a args) merge(lower args) {
+	for k, v := range lower {
+		if options[k] == optList {
+			if _, negated := a["no"+k]; negated {
+				continue
+			}
+			a[k] = append(append([]string(nil), v...), a[k]...)
+			continue
+		}
+		if _, ok := a[k]; !ok {
+			a[k] = v
+		}
+	}
+}
+
+func (a args) str(name, def string) string {
+	if v, ok := a[name]; ok && len(v) > 0 {
+		return v[len(v)-1]
+	}
+	return def
+}
+
+func (a args) boolean(name string) bool {
+	v := a.str(name, "0")
+	return v != "0" && v != "" && v != "false"
+}
+
+func (a args) integer(name string, def int) (int, error) {
+	v, ok := a[name]
+	if !ok || len(v) == 0 {
+		return def, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(v[len(v)-1]))
+	if err != nil {
+		return 0, fmt.Errorf("invalid value for -%s: %q is not a number", name, v[len(v)-1])
+	}
+	return n, nil
+}
+
+// readConfFile reads name=value lines; "#" starts a comment; "[net]"
+// sections and "net.name=value" lines apply only to that network.
+func readConfFile(path string) (top args, sections map[string]args, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	top, sections = args{}, map[string]args{}
+	section := ""
+	sc := bufio.NewScanner(f)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := sc.Text()
+		if i := strings.IndexByte(line, '#'); i >= 0 {
+			line = line[:i]
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		where := fmt.Sprintf("%s, line %d", path, lineNo)
+		if strings.HasPrefix(line, "[") && strings.HasSuffix(line, "]") {
+			section = strings.TrimSpace(line[1 : len(line)-1])
+			if _, err := NetworkByName(section); err != nil {
+				return nil, nil, fmt.Errorf("unknown section [%s] (%s)", section, where)
+			}
+			continue
+		}
+		if !strings.Contains(line, "=") {
+			return nil, nil, fmt.Errorf("parse error on line %d of %s: %q (options need name=value)", lineNo, path, line)
+		}
+		target, sec := top, section
+		name, _, _ := strings.Cut(line, "=")
+		if net, rest, ok := strings.Cut(strings.TrimSpace(name), "."); ok {
+			if _, err := NetworkByName(net); err == nil {
+				sec = net
+				line = rest + line[len(name):]
+			}
+		}
+		if sec != "" {
+			if sections[sec] == nil {
+				sections[sec] = args{}
+			}
+			target = sections[sec]
+		}
+		name, value, _ := strings.Cut(line, "=")
+		if err := target.set(strings.TrimSpace(name)+"="+strings.TrimSpace(value), where); err != nil {
+			return nil, nil, err
+		}
+	}
+	return top, sections, sc.Err()
+}
+
+// ErrHelp is returned by LoadConfig for -help.
+var ErrHelp = errors.New("help requested")
+
+// LoadConfig builds the configuration from the command-line arguments
+// (without the program name): defaults, then the config file, then the
+// command line.
+func LoadConfig(argv []string) (*Config, error) {
+	cl, err := parseArgs(argv)
+	if err != nil {
+		return nil, err
+	}
+	if cl.boolean("help") {
+		return nil, ErrHelp
+	}
+
+	cfg := &Config{}
+	dataDir := cl.str("datadir", "")
+	if dataDir != "" {
+		cfg.DataDirGiven = true
+	} else {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return nil, fmt.Errorf("cannot find the home directory for the default data dir: %v", err)
+		}
+		dataDir = filepath.Join(home, ".descwallet")
+	}
+	if dataDir, err = filepath.Abs(dataDir); err != nil {
+		return nil, err
+	}
+	cfg.DataDir = dataDir
+
+	// The config file: -conf (relative to the data dir), else the default
+	// name in the data dir when it exists.
+	conf := cl.str("conf", "")
+	mustExist := conf != ""
+	if conf == "" {
+		conf = ConfigFileName
+	}
+	if !filepath.IsAbs(conf) {
+		conf = filepath.Join(dataDir, conf)
+	}
+	all := cl
+	if _, statErr := os.Stat(conf); statErr == nil {
+		top, sections, err := readConfFile(conf)
+		if err != nil {
+			return nil, fmt.Errorf("error reading configuration file: %v", err)
+		}
+		cfg.ConfFile = conf
+		// The network can come from the file too.
+		probe := args{}
+		for k, v := range cl {
+			probe[k] = v
+		}
+		probe.merge(top)
+		net, err := chooseNetwork(probe)
+		if err != nil {
+			return nil, err
+		}
+		all = args{}
+		for k, v := range cl {
+			all[k] = v
+		}
+		if sec := sections[net.Name]; sec != nil {
+			all.merge(sec)
+		}
+		all.merge(top)
+	} else if mustExist {
+		return nil, fmt.Errorf("specified config file %q could not be opened", conf)
+	}
+
+	if cfg.Network, err = chooseNetwork(all); err != nil {
+		return nil, err
+	}
+	cfg.NetDir = filepath.Join(dataDir, cfg.Network.Dir)
+
+	// RPC.
+	r := &cfg.RPC
+	r.Bind = all["rpcbind"]
+	if r.Port, err = all.integer("rpcport", cfg.Network.RPCPort); err != nil {
+		return nil, err
+	}
+	if r.Port <= 0 || r.Port > 65535 {
+		return nil, fmt.Errorf("invalid port specified in -rpcport: '%d'", r.Port)
+	}
+	r.User = all.str("rpcuser", "")
+	r.Password = all.str("rpcpassword", "")
+	if _, off := all["norpcauth"]; !off {
+		r.Auth = all["rpcauth"]
+	}
+	if _, off := all["rpccookiefile"]; off && all.str("rpccookiefile", "") == "0" {
+		r.CookieFile = ""
+	} else if r.Password == "" {
+		cf := all.str("rpccookiefile", ".cookie")
+		if !filepath.IsAbs(cf) {
+			cf = filepath.Join(cfg.NetDir, cf)
+		}
+		r.CookieFile = cf
+	}
+	switch p := all.str("rpccookieperms", "owner"); p {
+	case "owner", "":
+		r.CookiePerms = 0o600
+	case "group":
+		r.CookiePerms = 0o640
+	case "all":
+		r.CookiePerms = 0o644
+	default:
+		return nil, fmt.Errorf("invalid -rpccookieperms=%s; must be one of 'owner', 'group', or 'all'", p)
+	}
+	if _, off := all["norpcallowip"]; !off {
+		r.AllowIP = all["rpcallowip"]
+	}
+	if r.Threads, err = all.integer("rpcthreads", 16); err != nil {
+		return nil, err
+	}
+	if r.WorkQueue, err = all.integer("rpcworkqueue", 64); err != nil {
+		return nil, err
+	}
+	timeout, err := all.integer("rpcservertimeout", 30)
+	if err != nil {
+		return nil, err
+	}
+	r.Threads, r.WorkQueue = max(r.Threads, 1), max(r.WorkQueue, 1)
+	r.Timeout = time.Duration(max(timeout, 1)) * time.Second
+
+	// Chain backend.
+	c := &cfg.Chain
+	c.Backend = all.str("chainbackend", "")
+	c.Connect = all.str("chainrpcconnect", "")
+	c.User = all.str("chainrpcuser", "")
+	c.Password = all.str("chainrpcpassword", "")
+	c.CookieFile = all.str("chainrpccookiefile", "")
+	c.Cert = all.str("chainrpccert", "")
+	switch c.Backend {
+	case "", "bitcoind", "btcd":
+	default:
+		return nil, fmt.Errorf("invalid -chainbackend=%s; must be bitcoind or btcd", c.Backend)
+	}
+	if c.Backend == "" && c.Connect != "" {
+		c.Backend = "bitcoind"
+	}
+
+	// Wallets.
+	w := &cfg.Wallet
+	w.Load = all["wallet"]
+	if w.Keypool, err = all.integer("keypool", 1000); err != nil {
+		return nil, err
+	}
+	w.AddressType = all.str("addresstype", "bech32")
+	w.ChangeType = all.str("changetype", "")
+
+	// Logging.
+	cfg.Logging.Debug = all["debug"]
+	cfg.Logging.Console = all.boolean("printtoconsole")
+	cfg.Logging.File = filepath.Join(cfg.NetDir, "debug.log")
+	return cfg, nil
+}
+
+// chooseNetwork applies -chain and the network shorthands; giving more than
+// one is an error, as in Core.
+func chooseNetwork(a args) (*Network, error) {
+	var picked []string
+	if v := a.str("chain", ""); v != "" {
+		picked = append(picked, v)
+	}
+	for _, sh := range []struct{ flag, name string }{
+		{"regtest", "regtest"}, {"testnet", "test"}, {"testnet4", "testnet4"}, {"signet", "signet"},
+	} {
+		if a.boolean(sh.flag) {
+			picked = append(picked, sh.name)
+		}
+	}
+	switch len(picked) {
+	case 0:
+		return NetworkByName("main")
+	case 1:
+		return NetworkByName(picked[0])
+	}
+	return nil, errors.New("invalid combination of -regtest, -signet, -testnet, -testnet4 and -chain; can use at most one")
+}
+
+// Usage is the text printed for -help.
+const Usage = `Usage: descwalletd [options]
+
+Runs the descwallet node: descriptor wallets served over Bitcoin Core's
+JSON-RPC. Options take the form -name=value; the same names, without the
+dash, can be set in <datadir>/descwallet.conf (the command line wins).
+
+Network:
+  -chain=<net>          main, test, testnet4, signet or regtest (default main)
+  -regtest, -testnet, -testnet4, -signet
+                        shorthands for -chain
+Files:
+  -datadir=<dir>        data directory (default ~/.descwallet)
+  -conf=<file>          configuration file (default <datadir>/descwallet.conf)
+RPC server:
+  -rpcbind=<addr>[:port]  listen address, repeatable (default loopback only)
+  -rpcport=<port>       main 8336, test 18336, testnet4 48336, signet 38336,
+                        regtest 18446
+  -rpcuser=<user>, -rpcpassword=<pw>
+                        credentials; without a password a cookie file is used
+  -rpcauth=<user>:<salt>$<hash>
+                        salted HMAC-SHA256 credentials, repeatable
+  -rpccookiefile=<file> cookie location (default <network dir>/.cookie)
+  -rpccookieperms=owner|group|all
+                        cookie file mode 0600, 0640 or 0644 (default owner)
+  -rpcallowip=<ip[/mask]>
+                        clients allowed to connect, repeatable (default loopback)
+  -rpcthreads=<n>       calls run at once (default 16)
+  -rpcworkqueue=<n>     requests that may wait for a worker (default 64)
+  -rpcservertimeout=<s> seconds allowed to read a request (default 30)
+Chain backend:
+  -chainbackend=bitcoind|btcd, -chainrpcconnect=<host:port>,
+  -chainrpcuser, -chainrpcpassword, -chainrpccookiefile, -chainrpccert
+Wallets:
+  -wallet=<name>        load at start, repeatable
+  -keypool=<n>          keys derived ahead (default 1000)
+  -addresstype, -changetype
+Logging:
+  -debug[=<subsystem>]  debug level for all or one subsystem (rpc, wallet,
+                        descriptor, scan, store, node), repeatable
+  -printtoconsole       also write the log to standard output
+`

@@ -1,0 +1,295 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/rpc/methods"
+)
+
+// shutdownTimeout bounds the wait for running calls at shutdown.
+const shutdownTimeout = 30 * time.Second
+
+var errLocked = errors.New("locked")
+
+// Node is a running descwallet node: its data dir, logs, RPC server and
+// (as they land) wallets and chain backend.
+type Node struct {
+	cfg   *Config
+	logs  *Logs
+	log   *slog.Logger
+	lock  *os.File
+	srv   *rpc.Server
+	lns   []net.Listener
+	start time.Time
+
+	cookieWritten bool
+
+	stopOnce sync.Once
+	stopped  chan struct{} // closed when a stop is requested
+	serveErr chan error
+	wg       sync.WaitGroup
+}
+
+// New prepares a node from its configuration; Start brings it up.
+func New(cfg *Config) *Node {
+	return &Node{cfg: cfg, stopped: make(chan struct{}), serveErr: make(chan error, 4)}
+}
+
+// Start opens the data dir and log, sets up authentication, binds the RPC
+// listeners, writes the cookie and starts serving. On error everything
+// opened so far is released.
+func (n *Node) Start(ctx context.Context) (err error) {
+	defer func() {
+		if err != nil {
+			n.release()
+		}
+	}()
+	n.start = time.Now()
+	cfg := n.cfg
+
+	// The data dir: an explicit -datadir must exist; the network folder is
+	// created.
+	if cfg.DataDirGiven {
+		if st, err := os.Stat(cfg.DataDir); err != nil || !st.IsDir() {
+			return fmt.Errorf("specified data directory %q does not exist", cfg.DataDir)
+		}
+	}
+	if err := os.MkdirAll(cfg.NetDir, 0o700); err != nil {
+		return fmt.Errorf("cannot create data directory %q: %v", cfg.NetDir, err)
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.NetDir, "wallets"), 0o700); err != nil {
+		return fmt.Errorf("cannot create data directory %q: %v", cfg.NetDir, err)
+	}
+	lock, err := lockDir(filepath.Join(cfg.NetDir, ".lock"))
+	if errors.Is(err, errLocked) {
+		return fmt.Errorf("cannot obtain a lock on data directory %s; descwalletd is probably already running", cfg.NetDir)
+	}
+	if err != nil {
+		return fmt.Errorf("data directory %q is not usable: %v", cfg.NetDir, err)
+	}
+	n.lock = lock
+
+	n.logs, err = OpenLogs(cfg.Logging.File, cfg.Logging.Console, cfg.Logging.Debug)
+	if err != nil {
+		return fmt.Errorf("cannot open log file: %v", err)
+	}
+	n.log = n.logs.Logger(SubNode)
+	n.log.Info("descwalletd starting", "network", cfg.Network.Name, "datadir", cfg.DataDir)
+	if cfg.ConfFile != "" {
+		n.log.Info("configuration file read", "path", cfg.ConfFile)
+	}
+
+	// Credentials.
+	auth := rpc.NewAuthenticator()
+	for _, v := range cfg.RPC.Auth {
+		if err := auth.AddRPCAuth(v); err != nil {
+			return fmt.Errorf("invalid -rpcauth argument")
+		}
+	}
+	var cookie string
+	switch {
+	case cfg.RPC.Password != "":
+		auth.AddPassword(cfg.RPC.User, cfg.RPC.Password)
+		n.log.Warn("plain -rpcuser/-rpcpassword in use; -rpcauth keeps only a salted hash")
+	case cfg.RPC.CookieFile != "":
+		cookie = rpc.GenerateCookie()
+		auth.AddCookie(cookie)
+	}
+	if auth.Empty() {
+		n.log.Warn("no RPC credentials: every call will be refused")
+	}
+
+	allow := make([]netip.Prefix, 0, len(cfg.RPC.AllowIP))
+	for _, v := range cfg.RPC.AllowIP {
+		p, err := rpc.ParseAllowIP(v)
+		if err != nil {
+			return err
+		}
+		allow = append(allow, p)
+	}
+	if len(allow) > 0 {
+		allow = append(allow, netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128"))
+	}
+
+	deps := &methods.Deps{
+		Net:       cfg.Network.Params,
+		Stop:      n.RequestStop,
+		StartTime: n.start,
+	}
+	n.srv, err = rpc.NewServer(rpc.Config{
+		Methods:     methods.All(deps),
+		Auth:        auth,
+		AllowIPs:    allow,
+		Threads:     cfg.RPC.Threads,
+		WorkQueue:   cfg.RPC.WorkQueue,
+		ReadTimeout: cfg.RPC.Timeout,
+		MapError:    methods.MapError,
+		Logger:      n.logs.Logger(SubRPC),
+		LogPath:     n.logs.Path(),
+	})
+	if err != nil {
+		return err
+	}
+	deps.RPCInfo = n.srv.Info
+
+	// Listeners: -rpcbind only together with -rpcallowip, as in Core;
+	// otherwise loopback.
+	binds := cfg.RPC.Bind
+	if len(binds) > 0 && len(cfg.RPC.AllowIP) == 0 {
+		n.log.Warn("-rpcbind ignored because -rpcallowip was not given; listening on loopback only")
+		binds = nil
+	}
+	loopback := len(binds) == 0
+	if loopback {
+		binds = []string{"127.0.0.1", "::1"}
+	}
+	for _, b := range binds {
+		addr := b
+		if _, _, err := net.SplitHostPort(b); err != nil {
+			addr = net.JoinHostPort(b, strconv.Itoa(cfg.RPC.Port))
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			// IPv6 loopback may be missing; IPv4 loopback must work.
+			if loopback && b == "::1" {
+				n.log.Info("IPv6 loopback not available for RPC", "err", err)
+				continue
+			}
+			return fmt.Errorf("unable to bind the RPC server to %s: %v", addr, errors.Unwrap(errors.Unwrap(err)))
+		}
+		n.lns = append(n.lns, l)
+		n.log.Info("RPC server listening", "addr", l.Addr().String())
+	}
+
+	// The cookie, once the port is ours.
+	if cookie != "" {
+		if err := rpc.WriteCookieFile(cfg.RPC.CookieFile, cookie, cfg.RPC.CookiePerms); err != nil {
+			return fmt.Errorf("unable to write the RPC cookie file %s: %v", cfg.RPC.CookieFile, err)
+		}
+		n.cookieWritten = true
+		n.log.Info("RPC cookie written", "path", cfg.RPC.CookieFile)
+	}
+
+	for _, l := range n.lns {
+		n.wg.Add(1)
+		go func(l net.Listener) {
+			defer n.wg.Done()
+			if err := n.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				n.serveErr <- err
+			}
+		}(l)
+	}
+	n.log.Info("node started")
+	return nil
+}
+
+// RPCAddrs returns the addresses the RPC server listens on.
+func (n *Node) RPCAddrs() []string {
+	out := make([]string, len(n.lns))
+	for i, l := range n.lns {
+		out[i] = l.Addr().String()
+	}
+	return out
+}
+
+// RequestStop asks the node to stop; it returns at once.
+func (n *Node) RequestStop() {
+	n.stopOnce.Do(func() { close(n.stopped) })
+}
+
+// Done is closed when a stop has been requested.
+func (n *Node) Done() <-chan struct{} { return n.stopped }
+
+// Stop shuts the node down in reverse order of start: the RPC server
+// (waiting for running calls), the cookie, the log and the lock.
+func (n *Node) Stop() error {
+	n.RequestStop()
+	var err error
+	if n.srv != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+		err = n.srv.Shutdown(ctx)
+		cancel()
+		n.wg.Wait()
+	}
+	n.release()
+	return err
+}
+
+// release removes the cookie and closes the log and lock.
+func (n *Node) release() {
+	for _, l := range n.lns {
+		l.Close()
+	}
+	if n.cookieWritten {
+		if err := os.Remove(n.cfg.RPC.CookieFile); err != nil && n.log != nil {
+			n.log.Warn("cannot remove the RPC cookie", "err", err)
+		}
+		n.cookieWritten = false
+	}
+	if n.log != nil {
+		n.log.Info("node stopped")
+	}
+	if n.logs != nil {
+		n.logs.Close()
+		n.logs = nil
+	}
+	if n.lock != nil {
+		n.lock.Close()
+		os.Remove(n.lock.Name())
+		n.lock = nil
+	}
+}
+
+// Run is the daemon's main: it loads the configuration from argv, starts
+// the node, waits for SIGINT, SIGTERM or the stop call, and stops it. It
+// returns the process exit code; errors are printed to stderr.
+func Run(argv []string) int {
+	cfg, err := LoadConfig(argv)
+	if errors.Is(err, ErrHelp) {
+		fmt.Print(Usage)
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "Error: %v\n", err)
+		return 1
+	}
+	n := New(cfg)
+	if err := n.Start(context.Background()); err != nil {
+		fmt.Fprintf(os.Stderr, "Error: %v\n", err)
+		return 1
+	}
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(sig)
+	code := 0
+	select {
+	case s := <-sig:
+		n.log.Info("signal received, shutting down", "signal", s.String())
+	case <-n.Done():
+		n.log.Info("stop requested, shutting down")
+	case err := <-n.serveErr:
+		n.log.Error("RPC server failed", "err", err)
+		fmt.Fprintf(os.Stderr, "Error: RPC server failed: %v\n", err)
+		code = 1
+	}
+	// Let the stop call's reply leave before the listeners close.
+	if err := n.Stop(); err != nil {
+		fmt.Fprintf(os.Stderr, "Error: shutdown: %v\n", err)
+		code = 1
+	}
+	return code
+}

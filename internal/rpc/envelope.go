@@ -1,0 +1,582 @@
+package rpc
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// This file is the JSON-RPC envelope: request objects, batches, named
+// parameters, argument checks, dispatch and reply shapes, each as Core's
+// src/httprpc.cpp, src/rpc/request.cpp and src/rpc/server.cpp behave.
+
+// call is the parsed state of one request object. As in Core, one call is
+// reused across the elements of a batch: an element that is not an object
+// leaves the previous element's id and version in place.
+type call struct {
+	id     []byte // raw id text, nil when the request has no id
+	v2     bool   // JSON-RPC 2.0
+	method []byte // raw method string token
+	params []byte // raw params value (array or object), nil for none
+}
+
+// reset puts the call in its initial state: id null, legacy.
+func (c *call) reset() {
+	c.id = nullText
+	c.v2 = false
+	c.method = nil
+	c.params = nil
+}
+
+// notification reports whether no reply is due (2.0 without id).
+func (c *call) notification() bool { return c.v2 && c.id == nil }
+
+var nullText = []byte("null")
+
+// Request-validation errors (-32600).
+var (
+	errInvalidRequest = &Error{CodeInvalidRequest, "Invalid Request object"}
+	errVersionType    = &Error{CodeInvalidRequest, "jsonrpc field must be a string"}
+	errVersion        = &Error{CodeInvalidRequest, "JSON-RPC version not supported"}
+	errMissingMethod  = &Error{CodeInvalidRequest, "Missing method"}
+	errMethodType     = &Error{CodeInvalidRequest, "Method must be a string"}
+	errParamsType     = &Error{CodeInvalidRequest, "Params must be an array or object"}
+	errMethodNotFound = &Error{CodeMethodNotFound, "Method not found"}
+	errParse          = &Error{CodeParseError, "Parse error"}
+	errTopLevel       = &Error{CodeParseError, "Top-level object parse error"}
+)
+
+// keyIs reports whether the raw key token names key.
+func keyIs(tok []byte, key string) bool {
+	body := tok[1 : len(tok)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return string(body) == key
+	}
+	s, _ := unquote(tok)
+	return s == key
+}
+
+// members iterates over the members of a validated object.
+type members struct {
+	data []byte
+	i    int
+}
+
+func newMembers(obj []byte) members { return members{data: obj, i: 1} }
+
+// next returns the next key token and value span.
+func (m *members) next() (key, val []byte, ok bool) {
+	i := skipSpace(m.data, m.i)
+	if i < len(m.data) && m.data[i] == ',' {
+		i = skipSpace(m.data, i+1)
+	}
+	if i >= len(m.data) || m.data[i] != '"' {
+		return nil, nil, false
+	}
+	ke, _ := scanString(m.data, i)
+	key = m.data[i:ke]
+	i = skipSpace(m.data, ke)
+	i = skipSpace(m.data, i+1) // ':'
+	ve, _ := scanValue(m.data, i, 0)
+	val = m.data[i:ve]
+	m.i = ve
+	return key, val, true
+}
+
+// elements iterates over the elements of a validated array.
+type elements struct {
+	data []byte
+	i    int
+}
+
+func newElements(arr []byte) elements { return elements{data: arr, i: 1} }
+
+func (e *elements) next() ([]byte, bool) {
+	i := skipSpace(e.data, e.i)
+	if i < len(e.data) && e.data[i] == ',' {
+		i = skipSpace(e.data, i+1)
+	}
+	if i >= len(e.data) || e.data[i] == ']' {
+		return nil, false
+	}
+	end, _ := scanValue(e.data, i, 0)
+	e.i = end
+	return e.data[i:end], true
+}
+
+// parse reads one request object (Core's JSONRPCRequest::parse). The id is
+// taken before the version and the version before the method, so errors
+// carry whatever was read so far.
+func (c *call) parse(v []byte) *Error {
+	if len(v) == 0 || v[0] != '{' {
+		return errInvalidRequest
+	}
+	var id, version, method, params []byte
+	var haveID bool
+	it := newMembers(v)
+	for {
+		k, val, ok := it.next()
+		if !ok {
+			break
+		}
+		// The first occurrence of a key wins.
+		switch {
+		case !haveID && keyIs(k, "id"):
+			id, haveID = val, true
+		case version == nil && keyIs(k, "jsonrpc"):
+			version = val
+		case method == nil && keyIs(k, "method"):
+			method = val
+		case params == nil && keyIs(k, "params"):
+			params = val
+		}
+	}
+	c.id = id // nil when absent
+	c.v2 = false
+	c.method = nil
+	c.params = nil
+	if version != nil && version[0] != 'n' {
+		if version[0] != '"' {
+			return errVersionType
+		}
+		switch s, _ := unquote(version); s {
+		case "1.0":
+		case "2.0":
+			c.v2 = true
+		default:
+			return errVersion
+		}
+	}
+	if method == nil || method[0] == 'n' {
+		return errMissingMethod
+	}
+	if method[0] != '"' {
+		return errMethodType
+	}
+	c.method = method
+	switch {
+	case params == nil || params[0] == 'n':
+	case params[0] == '[' || params[0] == '{':
+		c.params = params
+	default:
+		return errParamsType
+	}
+	return nil
+}
+
+// httpStatus is Core's HTTP status for an error reply to a legacy request.
+func httpStatus(code Code) int {
+	switch code {
+	case CodeInvalidRequest:
+		return 400
+	case CodeMethodNotFound:
+		return 404
+	}
+	return 500
+}
+
+// appendReply appends one reply object in the call's shape. result is the
+// already encoded result, used when e is nil.
+func appendReplyHead(dst []byte, c *call) []byte {
+	if c.v2 {
+		return append(dst, `{"jsonrpc":"2.0","result":`...)
+	}
+	return append(dst, `{"result":`...)
+}
+
+func appendReplyTail(dst []byte, c *call) []byte {
+	if !c.v2 {
+		dst = append(dst, `,"error":null`...)
+	}
+	return appendID(dst, c)
+}
+
+func appendID(dst []byte, c *call) []byte {
+	if c.id != nil {
+		dst = append(dst, `,"id":`...)
+		dst = appendCanonicalValid(dst, c.id)
+	}
+	return append(dst, '}')
+}
+
+func appendErrorReply(dst []byte, c *call, e *Error) []byte {
+	if c.v2 {
+		dst = append(dst, `{"jsonrpc":"2.0","error":`...)
+	} else {
+		dst = append(dst, `{"result":null,"error":`...)
+	}
+	dst = appendError(dst, e)
+	return appendID(dst, c)
+}
+
+// target is where a request was sent.
+type target struct {
+	wallet    string
+	walletURI bool
+}
+
+// process answers one HTTP body. It appends the reply body (without the
+// final newline) to dst and returns the HTTP status; status 204 means no
+// body.
+func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte) ([]byte, int) {
+	i := skipSpace(body, 0)
+	end, ok := scanValue(body, i, 0)
+	var c call
+	c.reset()
+	if !ok || skipSpace(body, end) != len(body) {
+		return appendErrorReply(dst, &c, errParse), 500
+	}
+	v := body[i:end]
+	switch v[0] {
+	case '{':
+		if e := c.parse(v); e != nil {
+			return appendErrorReply(dst, &c, e), httpStatus(e.Code)
+		}
+		mark := len(dst)
+		out, e := s.execute(ctx, &c, t, appendReplyHead(dst, &c))
+		if c.notification() {
+			return dst[:mark], 204
+		}
+		if e != nil {
+			status := 200
+			if !c.v2 {
+				status = httpStatus(e.Code)
+			}
+			return appendErrorReply(dst[:mark], &c, e), status
+		}
+		return appendReplyTail(out, &c), 200
+	case '[':
+		dst = append(dst, '[')
+		first := true
+		n := 0
+		el := newElements(v)
+		for {
+			ev, ok := el.next()
+			if !ok {
+				break
+			}
+			n++
+			mark := len(dst)
+			if !first {
+				dst = append(dst, ',')
+			}
+			e := c.parse(ev)
+			var out []byte
+			if e == nil {
+				out, e = s.execute(ctx, &c, t, appendReplyHead(dst, &c))
+			}
+			switch {
+			case c.notification():
+				dst = dst[:mark]
+				continue
+			case e != nil:
+				dst = appendErrorReply(dst[:mark+boolInt(!first)], &c, e)
+			default:
+				dst = appendReplyTail(out, &c)
+			}
+			first = false
+		}
+		if n > 0 && first {
+			return dst[:len(dst)-1], 204
+		}
+		return append(dst, ']'), 200
+	}
+	return appendErrorReply(dst, &c, errTopLevel), 500
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// paramsPool recycles the positional argument slices.
+var paramsPool = sync.Pool{New: func() any { s := make([]json.RawMessage, 0, 16); return &s }}
+
+// execute runs a parsed call (Core's CRPCTable::execute and
+// RPCHelpMan::HandleRequest): method lookup, named parameters, argument
+// count, type check, handler. On success it appends the encoded result to
+// dst and returns it; on error dst's content is undefined.
+func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]byte, *Error) {
+	m := s.lookup(c.method)
+	if m == nil {
+		return dst, errMethodNotFound
+	}
+	pp := paramsPool.Get().(*[]json.RawMessage)
+	defer func() {
+		clear(*pp)
+		*pp = (*pp)[:0]
+		paramsPool.Put(pp)
+	}()
+	args := (*pp)[:0]
+	if c.params != nil {
+		if c.params[0] == '[' {
+			el := newElements(c.params)
+			for {
+				v, ok := el.next()
+				if !ok {
+					break
+				}
+				args = append(args, v)
+			}
+		} else {
+			var e *Error
+			if args, e = namedArgs(m, c.params, args); e != nil {
+				return dst, e
+			}
+		}
+	}
+	*pp = args
+	if !validArgCount(m, len(args)) {
+		return dst, &Error{CodeMisc, m.Help()}
+	}
+	if e := typeCheck(m, args); e != nil {
+		return dst, e
+	}
+	req := Request{Method: m.Name, Params: args, Wallet: t.wallet, WalletURI: t.walletURI}
+	res, err := s.run(ctx, m, &req)
+	if err != nil {
+		return dst, s.rpcError(m, err)
+	}
+	out, encErr := s.appendResult(dst, res)
+	if encErr != nil {
+		s.log.Error("cannot encode result", "method", m.Name, "err", encErr)
+		return dst, &Error{CodeMisc, internalErrorMessage}
+	}
+	return out, nil
+}
+
+// internalErrorMessage is the message of the -1 reply to a failure that is
+// not the client's doing (an unexpected error or a panic).
+const internalErrorMessage = "Internal error: the call failed unexpectedly; see the node's debug log"
+
+// run calls the handler, turning a panic into an error and tracking the
+// call for getrpcinfo.
+func (s *Server) run(ctx context.Context, m *Method, req *Request) (res any, err error) {
+	tok := s.active.add(m.Name)
+	defer func() {
+		s.active.remove(tok)
+		if p := recover(); p != nil {
+			s.log.Error("panic in RPC handler", "method", m.Name, "panic", fmt.Sprint(p),
+				"stack", string(debug.Stack()))
+			res, err = nil, &Error{CodeMisc, internalErrorMessage}
+		}
+	}()
+	return m.Handler(ctx, req)
+}
+
+// rpcError turns a handler's error into the error the client sees.
+func (s *Server) rpcError(m *Method, err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	if s.mapError != nil {
+		if mapped, ok := s.mapError(err).(*Error); ok {
+			return mapped
+		}
+	}
+	s.log.Error("RPC handler failed", "method", m.Name, "err", err)
+	return &Error{CodeMisc, internalErrorMessage}
+}
+
+// lookup finds a method by its raw name token without allocating.
+func (s *Server) lookup(tok []byte) *Method {
+	body := tok[1 : len(tok)-1]
+	if bytes.IndexByte(body, '\\') < 0 {
+		return s.methods[unsafe.String(unsafe.SliceData(body), len(body))]
+	}
+	name, _ := unquote(tok)
+	return s.methods[name]
+}
+
+// validArgCount is Core's IsValidNumArgs: at least up to the last required
+// parameter, at most all of them.
+func validArgCount(m *Method, n int) bool {
+	required := 0
+	for i := len(m.Params); i > 0; i-- {
+		if !m.Params[i-1].Optional {
+			required = i
+			break
+		}
+	}
+	return required <= n && n <= len(m.Params)
+}
+
+// typeCheck is Core's top-level argument type check: every mismatch is
+// collected into one -3 error whose message is a pretty-printed JSON
+// object, one "Position <n> (<name>)" entry per bad argument.
+func typeCheck(m *Method, args []json.RawMessage) *Error {
+	var bad []byte
+	for i, p := range m.Params {
+		if p.SkipTypeCheck {
+			continue
+		}
+		want := p.Type.expected()
+		if want == "" {
+			continue
+		}
+		var arg []byte
+		if i < len(args) {
+			arg = args[i]
+		}
+		got := JSONType(arg)
+		if got == want || (got == "null" && p.Optional) {
+			continue
+		}
+		if bad == nil {
+			bad = append(bad, "Wrong type passed:\n{\n"...)
+		} else {
+			bad = append(bad, ",\n"...)
+		}
+		bad = append(bad, "    "...)
+		bad = appendString(bad, "Position "+strconv.Itoa(i+1)+" ("+p.Name+")")
+		bad = append(bad, ": "...)
+		bad = appendString(bad, "JSON value of type "+got+" is not of expected type "+want)
+	}
+	if bad == nil {
+		return nil
+	}
+	bad = append(bad, "\n}"...)
+	return &Error{CodeTypeError, string(bad)}
+}
+
+// namedArgs maps a params object to positions (Core's
+// transformNamedArguments).
+func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage, *Error) {
+	type kv struct {
+		key  string
+		val  []byte
+		used bool
+	}
+	var given []kv
+	it := newMembers(obj)
+	for {
+		k, v, ok := it.next()
+		if !ok {
+			break
+		}
+		key, _ := unquote(k)
+		for _, g := range given {
+			if g.key == key {
+				return args, &Error{CodeInvalidParameter, "Parameter " + key + " specified multiple times"}
+			}
+		}
+		given = append(given, kv{key: key, val: v})
+	}
+	find := func(name string) int {
+		for i := range given {
+			if !given[i].used && given[i].key == name {
+				return i
+			}
+		}
+		return -1
+	}
+	hole, initialHole := 0, 0
+	initialParam := ""
+	for _, p := range m.Params {
+		if j := find(p.Name); j >= 0 {
+			for ; hole > 0; hole-- {
+				args = append(args, nullText)
+			}
+			if initialParam == "" {
+				initialParam = p.Name
+			}
+			args = append(args, given[j].val)
+			given[j].used = true
+		} else {
+			hole++
+			if len(args) == 0 {
+				initialHole = hole
+			}
+		}
+	}
+	if j := find("args"); j >= 0 {
+		given[j].used = true
+		if pos := given[j].val; pos[0] == '[' {
+			var positional []json.RawMessage
+			el := newElements(pos)
+			for {
+				v, ok := el.next()
+				if !ok {
+					break
+				}
+				positional = append(positional, v)
+			}
+			if initialHole < len(positional) && initialParam != "" {
+				return args, &Error{CodeInvalidParameter, "Parameter " + initialParam +
+					" specified twice both as positional and named argument"}
+			}
+			named := append([]json.RawMessage(nil), args...)
+			args = append(args[:0], positional...)
+			for i := len(args); i < len(named); i++ {
+				args = append(args, named[i])
+			}
+		}
+	}
+	for _, g := range given {
+		if !g.used {
+			return args, &Error{CodeInvalidParameter, "Unknown named parameter " + g.key}
+		}
+	}
+	return args, nil
+}
+
+// activeCalls tracks the calls being run, for getrpcinfo.
+type activeCalls struct {
+	mu    sync.Mutex
+	next  uint64
+	calls map[uint64]activeCall
+}
+
+type activeCall struct {
+	method string
+	start  time.Time
+}
+
+func (a *activeCalls) add(method string) uint64 {
+	now := time.Now()
+	a.mu.Lock()
+	a.next++
+	tok := a.next
+	if a.calls == nil {
+		a.calls = make(map[uint64]activeCall)
+	}
+	a.calls[tok] = activeCall{method, now}
+	a.mu.Unlock()
+	return tok
+}
+
+func (a *activeCalls) remove(tok uint64) {
+	a.mu.Lock()
+	delete(a.calls, tok)
+	a.mu.Unlock()
+}
+
+func (a *activeCalls) list() []ActiveCommand {
+	now := time.Now()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	out := make([]ActiveCommand, 0, len(a.calls))
+	toks := make([]uint64, 0, len(a.calls))
+	for t := range a.calls {
+		toks = append(toks, t)
+	}
+	// Oldest first.
+	for i := 1; i < len(toks); i++ {
+		for j := i; j > 0 && toks[j] < toks[j-1]; j-- {
+			toks[j], toks[j-1] = toks[j-1], toks[j]
+		}
+	}
+	for _, t := range toks {
+		c := a.calls[t]
+		out = append(out, ActiveCommand{Method: c.method, Duration: now.Sub(c.start).Microseconds()})
+	}
+	return out
+}
