@@ -378,6 +378,11 @@ func (s *inputSigner) produce() {
 		res, sub, ok := s.signStep(ws, sigWitnessV0)
 		solved = ok && sub != script.ScriptHash &&
 			sub != script.WitnessV0ScriptHash && sub != script.WitnessV0KeyHash
+		// Core then tries the script as a miniscript, unless the
+		// templates produced partial data (a partial multisig).
+		if !solved && len(res) == 0 {
+			res, solved = s.satisfyMiniscript(ws)
+		}
 		witness = append(res, ws)
 		isWitness = true
 		result = nil

@@ -47,9 +47,6 @@ var pending = map[Feature][]string{
 		"gdi-wsh-miniscript-60-keys", "gdi-wsh-miniscript-ranged", "gdi-wsh-or_b",
 		"gdi-wsh-or_d-timelocked-recovery", "gdi-wsh-sha256-lock",
 		"derive-invalid-musig-in-wsh-miniscript",
-		// core_rpc/stateless.json, signrawtransactionwithkey: satisfying a
-		// miniscript witnessScript
-		"sign-p2wsh-miniscript-older",
 	},
 }
 
