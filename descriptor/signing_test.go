@@ -17,6 +17,9 @@ type signingCheck struct {
 	ExpectSuccess bool   `json:"expect_success"`
 	LockTime      uint32 `json:"spender_nlocktime"`
 	Sequence      uint32 `json:"spender_nsequence"`
+	Preimages     []struct {
+		Preimage string `json:"preimage"`
+	} `json:"preimages"`
 }
 
 // TestDescriptorSigning signs a spend of every script of the core_check
@@ -81,6 +84,13 @@ func signSpend(t *testing.T, o Output, s *signingCheck) bool {
 	}
 	for _, sc := range o.Scripts {
 		p.AddScript(sc)
+	}
+	for _, pre := range s.Preimages {
+		b, err := hex.DecodeString(pre.Preimage)
+		if err != nil {
+			t.Fatalf("preimage %q: %v", pre.Preimage, err)
+		}
+		p.AddPreimage(b)
 	}
 	tx := wire.NewMsgTx(2)
 	tx.LockTime = s.LockTime

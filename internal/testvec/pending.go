@@ -12,55 +12,18 @@ var pending = map[Feature][]string{
 		// aggregation.
 		"musig-imports",
 	},
-	FeatureEncryption: {
-		// core_rpc/wallet.json
-		"encrypted-wallet-locked",
-	},
 	FeatureSigner: {
 		// descriptors_valid.json signing checks of tr() with a script
 		// tree: the signer does not yet sign with taproot trees.
 		"core-desc-L975:signing", "core-desc-L976:signing",
-		// ...and of miniscript: the signer does not yet satisfy miniscript.
-		"core-desc-L1095:signing", "core-desc-L1106:signing", "core-desc-L1109:signing",
-		"core-desc-L1112:signing", "core-desc-L1117:signing", "core-desc-L1119:signing",
-	},
-	FeatureMiniscript: {
-		// descriptors_valid.json
-		"core-desc-L876", "core-desc-L901", "core-desc-L1091", "core-desc-L1095",
-		"core-desc-L1104", "core-desc-L1106", "core-desc-L1108", "core-desc-L1109",
-		"core-desc-L1111", "core-desc-L1112", "core-desc-L1117", "core-desc-L1119",
-		"core-desc-L1121", "core-desc-L1123", "bip386-valid-6",
-		// descriptors_invalid.json
-		"core-desc-L958", "core-desc-L1073", "core-desc-L1075", "core-desc-L1078",
-		"core-desc-L1082", "core-desc-L1084", "core-desc-L1088", "core-desc-L1261",
-		// core_rpc/stateless.json
-		"derive-invalid-miniscript-invalid-types", "derive-invalid-miniscript-malleable",
-		"derive-invalid-miniscript-no-signature-hash", "derive-invalid-miniscript-or_b-invalid",
-		"derive-invalid-miniscript-resource-limits", "derive-invalid-miniscript-timelock-mix",
-		"derive-invalid-miniscript-top-level", "derive-invalid-miniscript-unsatisfiable",
-		"derive-invalid-tr-leaf-no-signature", "derive-tr-miniscript-leaves", "derive-wsh-after",
-		"derive-wsh-and_v-older", "derive-wsh-or_b", "derive-wsh-or_d-timelocked-recovery",
-		"derive-wsh-sha256-lock", "derive-wsh-thresh", "gdi-invalid-miniscript-malleable",
-		"gdi-invalid-miniscript-no-signature", "gdi-invalid-miniscript-or_c-not-sane",
-		"gdi-invalid-miniscript-resource-limits", "gdi-invalid-miniscript-unsatisfiable",
-		"gdi-tr-and_v-older-leaf", "gdi-tr-pkh-leaf", "gdi-wsh-hash160-or_i",
-		"gdi-wsh-miniscript-60-keys", "gdi-wsh-miniscript-ranged", "gdi-wsh-or_b",
-		"gdi-wsh-or_d-timelocked-recovery", "gdi-wsh-sha256-lock",
-		"derive-invalid-musig-in-wsh-miniscript",
+		// ...and of miniscript tr() leaves (script-path spends).
+		"core-desc-L1117:signing", "core-desc-L1119:signing",
 	},
 }
 
 // FeatureMuSig is musig() key aggregation (BIP 327) when expanding
 // descriptors.
 const FeatureMuSig Feature = "musig"
-
-// FeatureEncryption is wallet encryption (createwallet with a passphrase,
-// locked wallets, walletpassphrase).
-const FeatureEncryption Feature = "encryption"
-
-// FeatureMiniscript is miniscript inside wsh() and tr() leaves (parsing,
-// scripts, strings, inference).
-const FeatureMiniscript Feature = "miniscript"
 
 // Pending reports whether the corpus case id waits on a missing feature, and
 // which one.
