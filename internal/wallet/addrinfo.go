@@ -109,15 +109,11 @@ func (p provider) Script(id [20]byte) ([]byte, bool) {
 	return s, ok
 }
 
-// TaprootSpendData implements descriptor.Provider.
+// TaprootSpendData implements descriptor.Provider. Only tr() outputs have
+// spend data; a rawtr() output has none.
 func (p provider) TaprootSpendData(outputKey [32]byte) (*descriptor.Taproot, bool) {
-	if t, ok := p.out.Trees[outputKey]; ok {
-		return t, true
-	}
-	if t := p.out.Taproot; t != nil && t.OutputKey == outputKey {
-		return t, true
-	}
-	return nil, false
+	t, ok := p.out.Trees[outputKey]
+	return t, ok
 }
 
 func (p provider) pubkeyByHash(h []byte) *descriptor.Key {
