@@ -18,6 +18,8 @@ import (
 
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/rpc/methods"
+	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
 )
 
 // shutdownTimeout bounds the wait for running calls at shutdown.
@@ -33,6 +35,7 @@ type Node struct {
 	log   *slog.Logger
 	lock  *os.File
 	srv   *rpc.Server
+	wlt   *wallet.Manager
 	lns   []net.Listener
 	start time.Time
 
@@ -125,10 +128,22 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		allow = append(allow, netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128"))
 	}
 
+	// Wallets: those named with -wallet and those in the startup list.
+	n.wlt = wallet.NewManager(wallet.ManagerConfig{
+		NetDir:  cfg.NetDir,
+		Net:     cfg.Network.Params,
+		Opener:  walletdb.Opener{},
+		Keypool: cfg.Wallet.Keypool,
+	})
+	for name, err := range n.wlt.LoadStartup(ctx, cfg.Wallet.Load) {
+		n.logs.Logger(SubWallet).Error("wallet not loaded", "wallet", name, "err", err)
+	}
+
 	deps := &methods.Deps{
 		Net:       cfg.Network.Params,
 		Stop:      n.RequestStop,
 		StartTime: n.start,
+		Wallets:   n.wlt,
 	}
 	n.srv, err = rpc.NewServer(rpc.Config{
 		Methods:     methods.All(deps),
@@ -169,7 +184,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 				n.log.Info("IPv6 loopback not available for RPC", "err", err)
 				continue
 			}
-			return fmt.Errorf("unable to bind the RPC server to %s: %v", addr, errors.Unwrap(errors.Unwrap(err)))
+			return fmt.Errorf("unable to bind the RPC server to %s: %v", addr, innermost(err))
 		}
 		n.lns = append(n.lns, l)
 		n.log.Info("RPC server listening", "addr", l.Addr().String())
@@ -234,6 +249,12 @@ func (n *Node) release() {
 	for _, l := range n.lns {
 		l.Close()
 	}
+	if n.wlt != nil {
+		if err := n.wlt.Close(); err != nil && n.log != nil {
+			n.log.Error("closing wallets", "err", err)
+		}
+		n.wlt = nil
+	}
 	if n.cookieWritten {
 		if err := os.Remove(n.cfg.RPC.CookieFile); err != nil && n.log != nil {
 			n.log.Warn("cannot remove the RPC cookie", "err", err)
@@ -292,4 +313,16 @@ func Run(argv []string) int {
 		code = 1
 	}
 	return code
+}
+
+// innermost returns the deepest wrapped error (for "address already in
+// use" without the Go wrappers).
+func innermost(err error) error {
+	for {
+		next := errors.Unwrap(err)
+		if next == nil {
+			return err
+		}
+		err = next
+	}
 }
