@@ -104,6 +104,7 @@ func replay(t *testing.T, userpassAddr, cookieAddr, cookie string) {
 // TestEnvelopeInProcess replays the envelope corpus against nodes started
 // in this process (fast).
 func TestEnvelopeInProcess(t *testing.T) {
+	t.Parallel()
 	up := startInProcess(t, "-rpcuser=u", "-rpcpassword=p")
 	ck := startInProcess(t)
 	replay(t, up.addr, ck.addr, cookieAuth(t, ck.cfg.NetDir))
@@ -112,6 +113,7 @@ func TestEnvelopeInProcess(t *testing.T) {
 // TestEnvelopeDaemon replays the envelope corpus against the real
 // descwalletd binary.
 func TestEnvelopeDaemon(t *testing.T) {
+	t.Parallel()
 	up := testenv.StartDaemon(t, nil)
 	ck := testenv.StartDaemon(t, &testenv.DaemonOptions{Cookie: true})
 	auth, err := ck.CookieAuth()
