@@ -84,8 +84,9 @@ type RescanRecorder interface {
 
 // Defaults of a Config.
 const (
-	DefaultWindow       = 1000
-	DefaultFullWindow   = 128
+	DefaultWindow       = 250
+	DefaultFullWindow   = 64
+	DefaultAhead        = 4
 	DefaultRecent       = 100
 	DefaultLogInterval  = 10 * time.Second
 	DefaultPollInterval = 2 * time.Second
@@ -110,6 +111,10 @@ type Config struct {
 	// Window is the number of heights per filter window; FullWindow per
 	// window of full blocks. Zero means the defaults.
 	Window, FullWindow int
+
+	// Ahead is how many windows are fetched ahead of the one being
+	// processed; zero means DefaultAhead.
+	Ahead int
 
 	// Recent is how many recent blocks the chain state keeps.
 	Recent int
@@ -185,6 +190,9 @@ func New(cfg Config) *Scanner {
 	}
 	if cfg.FullWindow <= 0 {
 		cfg.FullWindow = DefaultFullWindow
+	}
+	if cfg.Ahead <= 0 {
+		cfg.Ahead = DefaultAhead
 	}
 	if cfg.Recent <= 0 {
 		cfg.Recent = DefaultRecent
@@ -392,29 +400,37 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 	if useFilters {
 		size = s.cfg.Window
 	}
-	windows := make(chan *window, 2)
+	// Windows are fetched ahead, several at once, and delivered in
+	// order: each queued channel yields one window.
+	queue := make(chan chan *window, s.cfg.Ahead)
 	go func() {
-		defer close(windows)
+		defer close(queue)
 		for lo := int64(start); lo <= int64(stop); lo += int64(size) {
 			hi := min(lo+int64(size)-1, int64(stop))
-			scriptsMu.Lock()
-			scripts, gen := curScripts, curGen
-			scriptsMu.Unlock()
-			win := s.fetchWindow(ctx, int32(lo), int32(hi), useFilters,
-				scripts, gen)
+			ch := make(chan *window, 1)
 			select {
-			case windows <- win:
+			case queue <- ch:
 			case <-ctx.Done():
 				return
 			}
-			if win.err != nil {
-				return
-			}
+			go func(lo, hi int32) {
+				scriptsMu.Lock()
+				scripts, gen := curScripts, curGen
+				scriptsMu.Unlock()
+				ch <- s.fetchWindow(ctx, lo, hi, useFilters,
+					scripts, gen)
+			}(int32(lo), int32(hi))
 		}
 	}()
 
 	var recent []chain.BlockID
-	for win := range windows {
+	for ch := range queue {
+		var win *window
+		select {
+		case win = <-ch:
+		case <-ctx.Done():
+			return res, nil, ctx.Err()
+		}
 		if win.err != nil {
 			return res, nil, win.err
 		}
