@@ -9,7 +9,9 @@
 // encryption can wrap it without touching the rest), the scriptPubKey digests
 // of every derived index in chunks of consecutive indexes (the wallet rebuilds
 // its in-memory index from them without deriving a key), the active
-// descriptor of each output type and side, and the address book.
+// descriptor of each output type and side, the address book, and for an
+// encrypted wallet its wrapped master key (MasterKey; the store treats it
+// and the sealed secrets as opaque bytes).
 //
 // The file is opened in WAL mode with synchronous=FULL, foreign keys on and a
 // busy timeout. Writes run in Update, one immediate transaction per call: when
@@ -18,7 +20,9 @@
 // upgraded by numbered migrations embedded in the binary.
 //
 // Backup writes a consistent copy of a database that stays open and in use
-// (VACUUM INTO), which Open accepts like any wallet file.
+// (VACUUM INTO), which Open accepts like any wallet file. Rewrite rebuilds
+// the file in place (VACUUM) and empties the log, so that overwritten secrets
+// leave no trace in free pages.
 //
 // # Errors
 //

@@ -75,6 +75,9 @@ type Snapshot struct {
 	Chunks      []Chunk // ordered by descriptor, then chunk
 	Active      []Active
 	Labels      []Label
+	// MasterKey is the wrapped master key, nil when the wallet is not
+	// encrypted.
+	MasterKey *MasterKey
 }
 
 // Load reads the whole database.
@@ -203,6 +206,9 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, storeErr(ErrDatabase, "read address book", err)
+	}
+	if snap.MasterKey, err = loadMasterKey(ctx, tx); err != nil {
+		return nil, err
 	}
 	return snap, nil
 }

@@ -15,6 +15,14 @@ import (
 // (BIP 49), wpkh (BIP 84) and tr (BIP 86), each on the receive (/0/*) and
 // change (/1/*) side, coin type 0 on mainnet and 1 elsewhere.
 func (w *Wallet) setupDefaultDescriptors(ctx context.Context) error {
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	return w.setupDefaultDescriptorsLocked(ctx)
+}
+
+// setupDefaultDescriptorsLocked is setupDefaultDescriptors for a caller
+// holding importMu.
+func (w *Wallet) setupDefaultDescriptorsLocked(ctx context.Context) error {
 	seed := make([]byte, 32)
 	if _, err := rand.Read(seed); err != nil {
 		return &Error{Kind: ErrWallet, Err: err, Description: "Unable to generate a seed"}
@@ -47,8 +55,6 @@ func (w *Wallet) setupDefaultDescriptors(ctx context.Context) error {
 				Active: true, HasInternal: true, Internal: internal, Timestamp: now})
 		}
 	}
-	w.importMu.Lock()
-	defer w.importMu.Unlock()
 	for i := range elems {
 		res := w.importOne(ctx, &elems[i])
 		if res.Err != nil {

@@ -72,7 +72,7 @@ func (w *Wallet) restore(snap *Snapshot) error {
 	}
 	secrets := map[[32]byte]descriptor.KeyMap{}
 	privStrings := map[[32]byte]string{}
-	for _, s := range snap.Secrets {
+	for _, s := range w.plainSecrets(snap) {
 		if string(s.KeyID) == privateDescriptorKeyID {
 			privStrings[s.DescriptorID] = string(s.Secret)
 			continue

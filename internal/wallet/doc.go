@@ -26,11 +26,24 @@
 // wallet.sqlite) and maintains the startup list in settings.json as Core
 // does.
 //
+// An encrypted wallet seals every private key record under a random master
+// key (AES-256-GCM); the master key is wrapped under a key derived from the
+// passphrase by Argon2id, with the parameters stored beside it. The wallet
+// loads locked: public operations work from the descriptors' public forms
+// and derivation caches, and every use of private keys (importdescriptors,
+// listdescriptors with private keys, derivations that need hardened private
+// steps, signing) first checks EnsureUnlocked. Unlock decrypts the keys for
+// a number of seconds; Lock, the relock timer and shutdown drop them and
+// wipe the buffers the wallet owns. Encrypt seals every record in one
+// transaction, then rewrites the database so that no plain copy stays in
+// its free pages or log.
+//
 // # Errors
 //
 // Failures are *Error values whose Kind names Core's RPC error code
 // (ErrWallet -4, ErrInvalidParameter -8, ErrInvalidAddressOrKey -5,
 // ErrInvalidLabel -11, ErrKeypoolRanOut -12, ErrUnlockNeeded -13,
+// ErrPassphraseIncorrect -14, ErrWrongEncState -15, ErrEncryptionFailed -16,
 // ErrNotFound -18, ErrNotSpecified -19, ErrAlreadyLoaded -35, ErrMisc -1)
 // and whose message is Core's text. ErrStorage wraps database failures;
 // ErrNotSupported is a feature not built yet.

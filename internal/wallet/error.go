@@ -32,6 +32,18 @@ const (
 	// (RPC_WALLET_UNLOCK_NEEDED, -13).
 	ErrUnlockNeeded = ErrorKind("ErrUnlockNeeded")
 
+	// ErrPassphraseIncorrect is a wrong wallet passphrase
+	// (RPC_WALLET_PASSPHRASE_INCORRECT, -14).
+	ErrPassphraseIncorrect = ErrorKind("ErrPassphraseIncorrect")
+
+	// ErrWrongEncState is a passphrase call on a wallet in the other
+	// encryption state (RPC_WALLET_WRONG_ENC_STATE, -15).
+	ErrWrongEncState = ErrorKind("ErrWrongEncState")
+
+	// ErrEncryptionFailed is a wallet that cannot be encrypted
+	// (RPC_WALLET_ENCRYPTION_FAILED, -16).
+	ErrEncryptionFailed = ErrorKind("ErrEncryptionFailed")
+
 	// ErrNotFound is a wallet that is not loaded or does not exist
 	// (RPC_WALLET_NOT_FOUND, -18).
 	ErrNotFound = ErrorKind("ErrNotFound")

@@ -69,6 +69,11 @@ func (w *Wallet) ImportDescriptors(ctx context.Context, elems []ImportElement, t
 	if w.isClosed() {
 		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
 	}
+	// A locked wallet refuses the whole call, even an empty one (Core's
+	// EnsureWalletIsUnlocked before any element).
+	if err := w.EnsureUnlocked(); err != nil {
+		return nil, err
+	}
 	results := make([]ImportResult, 0, len(elems))
 	for i := range elems {
 		if timestampErr != nil {
@@ -402,6 +407,17 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 		}
 	}
 
+	// Private keys are sealed before they reach the database when the
+	// wallet is encrypted.
+	secrets := make([][]SecretRecord, len(plans))
+	for i, p := range plans {
+		recs, err := w.sealRecords(secretRecords(p.id, p.d, p.keys))
+		if err != nil {
+			return err
+		}
+		secrets[i] = recs
+	}
+
 	seqs := make([]int64, len(plans))
 	err := w.store.Update(ctx, func(tx StoreTx) error {
 		for i, p := range plans {
@@ -410,7 +426,7 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 				return err
 			}
 			seqs[i] = seq
-			for _, s := range secretRecords(p.id, p.d, p.keys) {
+			for _, s := range secrets[i] {
 				if err := tx.PutSecret(s); err != nil {
 					return err
 				}

@@ -108,9 +108,6 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 	if opts.ExternalSigner {
 		return nil, nil, walletErr(ErrWallet, "Compiled without external signing support (required for external signing)")
 	}
-	if opts.Passphrase != nil && *opts.Passphrase != "" {
-		return nil, nil, walletErr(ErrNotSupported, "Wallet encryption is not supported yet: create the wallet without a passphrase.")
-	}
 
 	if !m.reserve(name) {
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+m.walletPath(name)+"'. Database already exists.")

@@ -50,6 +50,10 @@ func (w *Wallet) NewAddress(ctx context.Context, internal bool, typ string, labe
 	}
 	outs, err := wd.expand(uint32(n))
 	if err != nil || len(outs) == 0 {
+		if err := w.EnsureUnlocked(); err != nil {
+			// Deriving needs hardened private steps.
+			return "", err
+		}
 		return "", walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
 	}
 	spk := outs[0].ScriptPubKey
@@ -68,6 +72,10 @@ func (w *Wallet) NewAddress(ctx context.Context, internal bool, typ string, labe
 	}
 	blocks, err := deriveDigests(ctx, wd.d, wd.cache, wd.rec.RangeEnd, end, wd.perIndex)
 	if err != nil {
+		if err := w.EnsureUnlocked(); err != nil {
+			// Topping up needs hardened private steps.
+			return "", err
+		}
 		return "", walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
 	}
 	var entry *LabelRecord
@@ -174,6 +182,9 @@ type DescriptorInfo struct {
 func (w *Wallet) ListDescriptors(private bool) ([]DescriptorInfo, error) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
+	if private && w.lockedLocked() {
+		return nil, unlockNeeded()
+	}
 	activeOf := map[*walletDesc]activeKey{}
 	for k, wd := range w.active {
 		activeOf[wd] = k

@@ -13,6 +13,10 @@ type Store interface {
 	// Backup writes a consistent copy of the database to dest, which must
 	// not exist.
 	Backup(ctx context.Context, dest string) error
+	// Rewrite rebuilds the database files from their live content so that
+	// no overwritten page (a private key before encryption, a master key
+	// wrapped under an old passphrase) stays in them.
+	Rewrite(ctx context.Context) error
 	// Close closes the database.
 	Close() error
 }
@@ -29,6 +33,12 @@ type StoreTx interface {
 	ClearActive(outputType string, internal bool) error
 	PutLabel(l LabelRecord) error
 	DeleteLabel(script []byte) error
+	// Secrets reads every private key record inside the transaction.
+	Secrets() ([]SecretRecord, error)
+	// MasterKey reads the wrapped master key, nil when there is none.
+	MasterKey() (*MasterKeyRecord, error)
+	// PutMasterKey stores the wrapped master key.
+	PutMasterKey(mk MasterKeyRecord) error
 }
 
 // Opener creates and opens wallet databases.
@@ -89,4 +99,7 @@ type Snapshot struct {
 	Chunks      []ChunkRecord
 	Active      []ActiveRecord
 	Labels      []LabelRecord
+	// MasterKey is the wrapped master key of an encrypted wallet, nil
+	// otherwise.
+	MasterKey *MasterKeyRecord
 }

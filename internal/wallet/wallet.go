@@ -64,6 +64,7 @@ type Wallet struct {
 	book   map[string]*bookEntry // by scriptPubKey
 	index  *spkIndex
 	closed bool
+	crypt  cryptState
 
 	// importMu serialises imports and address hand-outs (the writers),
 	// so that expansion can run without holding mu.
@@ -110,20 +111,39 @@ func create(ctx context.Context, cfg Config, st Store, opts CreateOptions) (*Wal
 	var flagBytes, formatBytes [8]byte
 	binary.BigEndian.PutUint64(flagBytes[:], w.flags)
 	binary.BigEndian.PutUint64(formatBytes[:], walletFormatVersion)
+	var mk *MasterKeyRecord
+	if opts.Passphrase != nil && *opts.Passphrase != "" && !opts.DisablePrivateKeys {
+		// Born encrypted: the master key is written with the settings,
+		// so the default keys are sealed from their first write.
+		master, rec, err := newMasterKey(*opts.Passphrase)
+		if err != nil {
+			return nil, &Error{Kind: ErrEncryptionFailed, Err: err, Description: "Error: Wallet created but failed to encrypt."}
+		}
+		mk = &rec
+		w.crypt.rec, w.crypt.master = mk, master
+	}
 	err := st.Update(ctx, func(tx StoreTx) error {
 		if err := tx.PutMeta(metaFormat, formatBytes[:]); err != nil {
 			return err
 		}
+		if mk != nil {
+			if err := tx.PutMasterKey(*mk); err != nil {
+				return err
+			}
+		}
 		return tx.PutMeta(metaFlags, flagBytes[:])
 	})
 	if err != nil {
+		w.lockAll()
 		return nil, storageErr(err)
 	}
 	if !opts.Blank && !opts.DisablePrivateKeys {
 		if err := w.setupDefaultDescriptors(ctx); err != nil {
+			w.lockAll()
 			return nil, err
 		}
 	}
+	w.lockAll()
 	return w, nil
 }
 
@@ -149,6 +169,7 @@ func (w *Wallet) close() error {
 		return nil
 	}
 	w.closed = true
+	w.lockNow()
 	return w.store.Close()
 }
 

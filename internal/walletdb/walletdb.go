@@ -38,6 +38,8 @@ func (d db) Close() error { return d.s.Close() }
 
 func (d db) Backup(ctx context.Context, dest string) error { return d.s.Backup(ctx, dest) }
 
+func (d db) Rewrite(ctx context.Context) error { return d.s.Rewrite(ctx) }
+
 func (d db) Update(ctx context.Context, fn func(wallet.StoreTx) error) error {
 	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(txn{tx}) })
 }
@@ -62,6 +64,10 @@ func (d db) Load(ctx context.Context) (*wallet.Snapshot, error) {
 	}
 	for _, r := range snap.Labels {
 		out.Labels = append(out.Labels, wallet.LabelRecord(r))
+	}
+	if snap.MasterKey != nil {
+		mk := wallet.MasterKeyRecord(*snap.MasterKey)
+		out.MasterKey = &mk
 	}
 	return out, nil
 }
@@ -93,3 +99,28 @@ func (t txn) ClearActive(outputType string, internal bool) error {
 func (t txn) PutLabel(l wallet.LabelRecord) error { return t.tx.PutLabel(store.Label(l)) }
 
 func (t txn) DeleteLabel(script []byte) error { return t.tx.DeleteLabel(script) }
+
+func (t txn) Secrets() ([]wallet.SecretRecord, error) {
+	recs, err := t.tx.Secrets()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wallet.SecretRecord, len(recs))
+	for i, r := range recs {
+		out[i] = wallet.SecretRecord(r)
+	}
+	return out, nil
+}
+
+func (t txn) MasterKey() (*wallet.MasterKeyRecord, error) {
+	mk, err := t.tx.MasterKey()
+	if err != nil || mk == nil {
+		return nil, err
+	}
+	r := wallet.MasterKeyRecord(*mk)
+	return &r, nil
+}
+
+func (t txn) PutMasterKey(mk wallet.MasterKeyRecord) error {
+	return t.tx.PutMasterKey(store.MasterKey(mk))
+}

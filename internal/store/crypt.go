@@ -1,0 +1,101 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// MasterKey is the wrapped master key of an encrypted wallet: the key
+// derivation's name, parameters and salt, and the master key sealed under
+// the derived key. The store keeps it as opaque data.
+type MasterKey struct {
+	// KDF names the key derivation function ("argon2id").
+	KDF string
+	// TimeCost, MemoryKiB and Threads are the derivation's parameters.
+	TimeCost  uint32
+	MemoryKiB uint32
+	Threads   uint8
+	// Salt is the derivation's random salt.
+	Salt []byte
+	// Wrapped is the master key sealed under the derived key.
+	Wrapped []byte
+}
+
+// loadMasterKey reads the master key row, nil when the wallet is not
+// encrypted.
+func loadMasterKey(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (*MasterKey, error) {
+	var mk MasterKey
+	err := q.QueryRowContext(ctx, `SELECT kdf, time_cost, memory_kib, threads, salt, wrapped
+		FROM master_key WHERE id = 1`).Scan(&mk.KDF, &mk.TimeCost, &mk.MemoryKiB, &mk.Threads, &mk.Salt, &mk.Wrapped)
+	if err == sql.ErrNoRows {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read master key", err)
+	}
+	return &mk, nil
+}
+
+// MasterKey returns the wallet's master key record as this transaction sees
+// it, nil when the wallet is not encrypted.
+func (t *Tx) MasterKey() (*MasterKey, error) { return loadMasterKey(t.ctx, t.tx) }
+
+// PutMasterKey stores (or replaces) the wallet's master key record.
+func (t *Tx) PutMasterKey(mk MasterKey) error {
+	return t.exec("write master key", `INSERT INTO master_key (id, kdf, time_cost, memory_kib, threads,
+		salt, wrapped) VALUES (1, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET kdf = excluded.kdf,
+		time_cost = excluded.time_cost, memory_kib = excluded.memory_kib, threads = excluded.threads,
+		salt = excluded.salt, wrapped = excluded.wrapped`,
+		mk.KDF, mk.TimeCost, mk.MemoryKiB, mk.Threads, mk.Salt, mk.Wrapped)
+}
+
+// Secrets returns every private key record as this transaction sees it.
+func (t *Tx) Secrets() ([]Secret, error) {
+	rows, err := t.tx.QueryContext(t.ctx, "SELECT descriptor_id, key_id, secret FROM descriptor_secrets")
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read secrets", err)
+	}
+	var out []Secret
+	for rows.Next() {
+		var sec Secret
+		var id []byte
+		if err := rows.Scan(&id, &sec.KeyID, &sec.Secret); err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read secrets", err)
+		}
+		copy(sec.DescriptorID[:], id)
+		out = append(out, sec)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, storeErr(ErrDatabase, "read secrets", err)
+	}
+	return out, nil
+}
+
+// Rewrite rebuilds the database file from its live content (VACUUM) and
+// empties the write-ahead log, so that no page freed or overwritten before
+// (a private key replaced by its sealed form, a master key wrapped under an
+// old passphrase) survives anywhere in the wallet's files.
+func (s *Store) Rewrite(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return storeErr(ErrDatabase, "database is closed", nil)
+	}
+	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
+		return storeErr(ErrDatabase, "checkpoint", err)
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return storeErr(ErrDatabase, "vacuum", err)
+	}
+	var busy, logFrames, done int
+	if err := s.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &done); err != nil {
+		return storeErr(ErrDatabase, "checkpoint", err)
+	}
+	if busy != 0 {
+		return storeErr(ErrDatabase, "checkpoint did not complete", nil)
+	}
+	return nil
+}
