@@ -326,3 +326,73 @@ func TestStartHeightAndAbort(t *testing.T) {
 		t.Error("progress after the rescan ended")
 	}
 }
+
+// TestSyncRollsBackToForkPoint builds a reorg from two btcd nodes: the
+// wallet's node mines two blocks paying the wallet while the other mines a
+// longer branch; once connected, Sync rolls back to the fork point and scans
+// the winning branch.
+func TestSyncRollsBackToForkPoint(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two btcd")
+	}
+	stranger := testenv.NewKey("scan reorg stranger")
+	n1 := testenv.StartBtcd(t, nil)
+	n2 := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: stranger.WPKH.Address})
+	n1.Connect(n2)
+	n1.Generate(10)
+	testenv.WaitSynced(t, n1, n2)
+	n1.Disconnect(n2)
+
+	backend, err := chain.New(chain.Config{Kind: chain.KindBtcd,
+		Net: &chaincfg.RegressionNetParams, Host: n1.RPCAddr,
+		User: n1.User, Password: n1.Pass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &testWallet{scripts: [][]byte{testenv.MinerKey().WPKH.Script}}
+	s := New(Config{Backend: backend, Source: w, Sink: w,
+		State: ChainState{Recent: []chain.BlockID{{Height: 0,
+			Hash: *chaincfg.RegressionNetParams.GenesisHash}}}})
+	ctx := context.Background()
+	n1.Generate(2)
+	if n, err := s.Sync(ctx); err != nil || n != 12 || len(w.found) != 12 {
+		t.Fatalf("sync: %d blocks, %d found, %v", n, len(w.found), err)
+	}
+	n2.Generate(4)
+	n1.Connect(n2)
+	testenv.WaitSynced(t, n1, n2)
+	w.found = nil
+	if n, err := s.Sync(ctx); err != nil || n != 4 {
+		t.Fatalf("sync after the reorg: %d blocks, %v", n, err)
+	}
+	if len(w.rollbacks) != 1 || w.rollbacks[0] != 10 {
+		t.Errorf("rollbacks %v, want [10]", w.rollbacks)
+	}
+	if len(w.found) != 0 {
+		t.Errorf("found %v on the stranger's branch", w.found)
+	}
+	if tipID, _ := s.State().Tip(); tipID.Height != 14 ||
+		tipID.Hash.String() != n1.BestBlockHash() {
+		t.Errorf("state tip %+v", tipID)
+	}
+}
+
+// TestProgressFraction checks the progress arithmetic.
+func TestProgressFraction(t *testing.T) {
+	tests := []struct {
+		start, stop, height int32
+		want                float64
+	}{
+		{0, 99, 0, 0},
+		{0, 99, 50, 0.5},
+		{0, 99, 100, 1},
+		{10, 9, 10, 1},
+		{100, 199, 90, 0},
+	}
+	for _, tc := range tests {
+		p := Progress{Start: tc.start, Stop: tc.stop, Height: tc.height}
+		if got := p.Fraction(); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc, got, tc.want)
+		}
+	}
+}
