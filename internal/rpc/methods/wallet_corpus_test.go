@@ -38,8 +38,16 @@ type walletNode struct {
 
 func newWalletNode(t testing.TB, dir string) *walletNode {
 	t.Helper()
+	return newWalletNodeKeypool(t, dir, 0)
+}
+
+// newWalletNodeKeypool is newWalletNode with a -keypool setting (0: the
+// default).
+func newWalletNodeKeypool(t testing.TB, dir string, keypool int) *walletNode {
+	t.Helper()
 	mgr := wallet.NewManager(wallet.ManagerConfig{
 		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{},
+		Keypool: keypool,
 	})
 	d := &Deps{Net: &chaincfg.RegressionNetParams, Wallets: mgr}
 	auth := rpc.NewAuthenticator()
