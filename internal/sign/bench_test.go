@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"github.com/btcsuite/btcd/btcec/v2"
+	btcecdsa "github.com/btcsuite/btcd/btcec/v2/ecdsa"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
@@ -144,6 +146,7 @@ func BenchmarkSignTransaction200P2WPKH(b *testing.B) {
 	p := NewProvider(keys...)
 	tx, coins := benchTx(200, func(i int) []byte { return p2wpkhFor(keys[i]) })
 	b.ReportAllocs()
+	cpu := processCPUTime()
 	for b.Loop() {
 		for _, in := range tx.TxIn {
 			in.Witness = nil
@@ -152,5 +155,34 @@ func BenchmarkSignTransaction200P2WPKH(b *testing.B) {
 		if err != nil || len(errs) != 0 {
 			b.Fatal(err, errs)
 		}
+	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkRawVerifyECDSA is the raw ECDSA verification the script engine
+// runs for each signature (pubkey parsing included).
+func BenchmarkRawVerifyECDSA(b *testing.B) {
+	k := benchKey(1)
+	hash := sha256.Sum256([]byte("bench"))
+	der := SignECDSA(k.priv, hash[:])
+	b.ReportAllocs()
+	for b.Loop() {
+		pub, err := btcec.ParsePubKey(k.PubKey())
+		if err != nil {
+			b.Fatal(err)
+		}
+		sig, err := btcecdsa.ParseDERSignature(der)
+		if err != nil || !sig.Verify(hash[:], pub) {
+			b.Fatal("bad signature")
+		}
+	}
+}
+
+// BenchmarkRawPubKey is the public key computation of one key.
+func BenchmarkRawPubKey(b *testing.B) {
+	k := benchKey(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = k.priv.PubKey()
 	}
 }

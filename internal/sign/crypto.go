@@ -22,13 +22,64 @@ func SignECDSA(priv *secp256k1.PrivateKey, hash []byte) []byte {
 	priv.Key.PutBytes(&d)
 	defer zero32(&d)
 
+	var e secp256k1.ModNScalar
+	e.SetByteSlice(hash)
 	var extra [32]byte
-	r, s := signRFC6979(&priv.Key, d[:], hash, nil)
+	k, r := nonceRFC6979(d[:], hash, nil)
 	for counter := uint32(1); !lowR(&r); counter++ {
+		k.Zero()
 		binary.LittleEndian.PutUint32(extra[:4], counter)
-		r, s = signRFC6979(&priv.Key, d[:], hash, extra[:])
+		k, r = nonceRFC6979(d[:], hash, extra[:])
 	}
-	return ecdsa.NewSignature(&r, &s).Serialize()
+
+	// s = k^-1 (e + d*r) mod n, negated when above half the order.
+	kinv := new(secp256k1.ModNScalar).InverseValNonConst(&k)
+	k.Zero()
+	s := new(secp256k1.ModNScalar).Mul2(&priv.Key, &r).Add(&e).Mul(kinv)
+	if s.IsZero() {
+		// Probability 2^-256: RFC 6979 would move on to its next nonce
+		// for this extra data; the exhaustive path does exactly that.
+		return signExhaustive(&priv.Key, d[:], hash)
+	}
+	if s.IsOverHalfOrder() {
+		s.Negate()
+	}
+	return ecdsa.NewSignature(&r, s).Serialize()
+}
+
+// signExhaustive is Core's signing loop written out in full: for each
+// extra data (none, then the counter 1, 2, ...), the first RFC 6979 nonce
+// giving non-zero r and s, kept when R is low. SignECDSA skips computing s
+// for nonces whose R is high; this is its fallback for the case that s is
+// zero.
+func signExhaustive(d *secp256k1.ModNScalar, dBytes, hash []byte) []byte {
+	var e secp256k1.ModNScalar
+	e.SetByteSlice(hash)
+	var extra []byte
+	for counter := uint32(0); ; counter++ {
+		if counter > 0 {
+			extra = make([]byte, 32)
+			binary.LittleEndian.PutUint32(extra[:4], counter)
+		}
+		for iteration := uint32(0); ; iteration++ {
+			k, r := nonceAt(dBytes, hash, extra, iteration)
+			if r.IsZero() {
+				continue
+			}
+			kinv := new(secp256k1.ModNScalar).InverseValNonConst(&k)
+			s := new(secp256k1.ModNScalar).Mul2(d, &r).Add(&e).Mul(kinv)
+			if s.IsZero() {
+				continue
+			}
+			if !lowR(&r) {
+				break
+			}
+			if s.IsOverHalfOrder() {
+				s.Negate()
+			}
+			return ecdsa.NewSignature(&r, s).Serialize()
+		}
+	}
 }
 
 // lowR reports whether r, as a 32-byte big-endian number, has its top bit
@@ -39,43 +90,37 @@ func lowR(r *secp256k1.ModNScalar) bool {
 	return b[0] < 0x80
 }
 
-// signRFC6979 makes one ECDSA signature with the RFC 6979 nonce for the key,
-// the hash and the optional 32 bytes of extra data, moving to the next nonce
-// of the RFC 6979 stream in the (negligibly rare) case that r or s is zero.
-func signRFC6979(d *secp256k1.ModNScalar, dBytes, hash, extra []byte) (
-	secp256k1.ModNScalar, secp256k1.ModNScalar) {
-
-	var e secp256k1.ModNScalar
-	e.SetByteSlice(hash)
+// nonceRFC6979 returns the first RFC 6979 nonce k for the key, the hash and
+// the optional 32 bytes of extra data whose r = (kG).x mod n is not zero,
+// and that r.
+func nonceRFC6979(dBytes, hash, extra []byte) (secp256k1.ModNScalar, secp256k1.ModNScalar) {
 	for iteration := uint32(0); ; iteration++ {
-		k := secp256k1.NonceRFC6979(dBytes, hash, extra, nil, iteration)
-
-		// R = kG; r = R.x mod n.
-		var kG secp256k1.JacobianPoint
-		secp256k1.ScalarBaseMultNonConst(k, &kG)
-		kG.ToAffine()
-		var xb [32]byte
-		kG.X.Normalize()
-		kG.X.PutBytes(&xb)
-		var r secp256k1.ModNScalar
-		r.SetBytes(&xb)
-		if r.IsZero() {
-			k.Zero()
-			continue
+		k, r := nonceAt(dBytes, hash, extra, iteration)
+		if !r.IsZero() {
+			return k, r
 		}
-
-		// s = k^-1 (e + d*r) mod n, negated when above half the order.
-		kinv := new(secp256k1.ModNScalar).InverseValNonConst(k)
-		k.Zero()
-		s := new(secp256k1.ModNScalar).Mul2(d, &r).Add(&e).Mul(kinv)
-		if s.IsZero() {
-			continue
-		}
-		if s.IsOverHalfOrder() {
-			s.Negate()
-		}
-		return r, *s
 	}
+}
+
+// nonceAt returns the RFC 6979 nonce number iteration and its r (zero when
+// the nonce is unusable).
+func nonceAt(dBytes, hash, extra []byte, iteration uint32) (secp256k1.ModNScalar, secp256k1.ModNScalar) {
+	k := secp256k1.NonceRFC6979(dBytes, hash, extra, nil, iteration)
+
+	// R = kG; r = R.x mod n, with only X brought to affine form.
+	var kG secp256k1.JacobianPoint
+	secp256k1.ScalarBaseMultNonConst(k, &kG)
+	var zInv, x secp256k1.FieldVal
+	zInv.Set(&kG.Z).Inverse()
+	zInv.Square()
+	x.Mul2(&kG.X, &zInv).Normalize()
+	var xb [32]byte
+	x.PutBytes(&xb)
+	var r secp256k1.ModNScalar
+	r.SetBytes(&xb)
+	out := *k
+	k.Zero()
+	return out, r
 }
 
 // schnorrKey is a private key prepared for BIP 340 signing: the scalar

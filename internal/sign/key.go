@@ -45,9 +45,34 @@ func NewKey(priv *secp256k1.PrivateKey, compressed bool) *Key {
 // then 32 bytes of key, optionally followed by 0x01 for a compressed key;
 // the scalar must be in [1, n-1]. Anything else is ErrInvalidKey.
 func DecodeWIF(s string, net *chaincfg.Params) (*Key, error) {
+	priv, compressed, err := decodeWIF(s, net)
+	if err != nil {
+		return nil, err
+	}
+	return NewKey(priv, compressed), nil
+}
+
+// DecodeWIFs decodes several keys as DecodeWIF does; the first bad one (in
+// order) is the error. The public keys, one scalar multiplication each,
+// are computed by several goroutines when there are many keys.
+func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
+	privs := make([]*secp256k1.PrivateKey, len(wifs))
+	comp := make([]bool, len(wifs))
+	for i, s := range wifs {
+		var err error
+		if privs[i], comp[i], err = decodeWIF(s, net); err != nil {
+			return nil, err
+		}
+	}
+	keys := make([]*Key, len(wifs))
+	parallelFor(len(wifs), func(i int) { keys[i] = NewKey(privs[i], comp[i]) })
+	return keys, nil
+}
+
+func decodeWIF(s string, net *chaincfg.Params) (*secp256k1.PrivateKey, bool, error) {
 	payload, version, err := base58.CheckDecode(s)
 	if err != nil || version != net.PrivateKeyID {
-		return nil, newError(ErrInvalidKey, "Invalid private key")
+		return nil, false, newError(ErrInvalidKey, "Invalid private key")
 	}
 	compressed := false
 	switch {
@@ -55,13 +80,17 @@ func DecodeWIF(s string, net *chaincfg.Params) (*Key, error) {
 	case len(payload) == 33 && payload[32] == 1:
 		compressed = true
 	default:
-		return nil, newError(ErrInvalidKey, "Invalid private key")
+		return nil, false, newError(ErrInvalidKey, "Invalid private key")
 	}
 	var scalar secp256k1.ModNScalar
-	if overflow := scalar.SetByteSlice(payload[:32]); overflow || scalar.IsZero() {
-		return nil, newError(ErrInvalidKey, "Invalid private key")
+	overflow := scalar.SetByteSlice(payload[:32])
+	for i := range payload {
+		payload[i] = 0
 	}
-	return NewKey(secp256k1.NewPrivateKey(&scalar), compressed), nil
+	if overflow || scalar.IsZero() {
+		return nil, false, newError(ErrInvalidKey, "Invalid private key")
+	}
+	return secp256k1.NewPrivateKey(&scalar), compressed, nil
 }
 
 // PubKey returns the serialized public key (compressed or not, as the key

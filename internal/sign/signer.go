@@ -68,31 +68,10 @@ func SignTransaction(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 	n := len(tx.TxIn)
 	results := make([]inputResult, n)
 
-	if n <= parallelThreshold {
+	parallelWorkers(n, func() func(int) {
 		view := ctx.newView()
-		for i := range n {
-			results[i] = ctx.signInput(i, view)
-		}
-	} else {
-		workers := min(runtime.GOMAXPROCS(0), n)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				view := ctx.newView()
-				for {
-					i := int(next.Add(1) - 1)
-					if i >= n {
-						return
-					}
-					results[i] = ctx.signInput(i, view)
-				}
-			}()
-		}
-		wg.Wait()
-	}
+		return func(i int) { results[i] = ctx.signInput(i, view) }
+	})
 
 	// Core raises a missing amount as an exception while turning the
 	// errors into JSON, in input order: any such input fails the call.
@@ -113,6 +92,44 @@ func SignTransaction(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 		}
 	}
 	return errs, nil
+}
+
+// parallelFor runs f(0) .. f(n-1), on GOMAXPROCS goroutines when n is
+// above parallelThreshold.
+func parallelFor(n int, f func(int)) {
+	parallelWorkers(n, func() func(int) { return f })
+}
+
+// parallelWorkers runs the jobs 0 .. n-1: in order on the calling goroutine
+// when n is at most parallelThreshold, otherwise on a bounded pool of
+// GOMAXPROCS goroutines taking the next index in turn. Each worker gets its
+// own job function from newWorker (for per-worker scratch state).
+func parallelWorkers(n int, newWorker func() func(int)) {
+	if n <= parallelThreshold || runtime.GOMAXPROCS(0) == 1 {
+		f := newWorker()
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	workers := min(runtime.GOMAXPROCS(0), n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f := newWorker()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // missingAmountError is Core's message, which prints the output as

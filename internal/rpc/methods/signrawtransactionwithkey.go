@@ -109,18 +109,27 @@ func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request) (any, err
 	if err := req.Decode(1, &rawKeys); err != nil {
 		return nil, err
 	}
-	provider := sign.NewProvider()
+	// Keys are read in order: the strings up to the first non-string
+	// element, then their WIFs, so that a bad key before a non-string one
+	// is the error, as in Core.
+	wifs := make([]string, 0, len(rawKeys))
+	var typeErr error
 	for _, raw := range rawKeys {
 		s, err := rpc.AsString(raw)
 		if err != nil {
-			return nil, err
+			typeErr = err
+			break
 		}
-		k, err := sign.DecodeWIF(s, net)
-		if err != nil {
-			return nil, err
-		}
-		provider.AddKey(k)
+		wifs = append(wifs, s)
 	}
+	keys, err := sign.DecodeWIFs(wifs, net)
+	if err != nil {
+		return nil, err
+	}
+	if typeErr != nil {
+		return nil, typeErr
+	}
+	provider := sign.NewProvider(keys...)
 
 	coins := make(sign.Coins, len(tx.TxIn))
 	if req.Has(2) {

@@ -10,7 +10,10 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/address/v2/base58"
+	"github.com/btcsuite/btcd/btcec/v2"
+	btcecdsa "github.com/btcsuite/btcd/btcec/v2/ecdsa"
 	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
@@ -61,6 +64,7 @@ func BenchmarkSignRawTransactionWithKey200(b *testing.B) {
 	m := newSignRawTransactionWithKey(&Deps{Net: &chaincfg.RegressionNetParams})
 	params := p2wpkhCall(b, 200)
 	b.ReportAllocs()
+	cpu := processCPUTime()
 	for b.Loop() {
 		res, err := m.Handler(context.Background(), &rpc.Request{Method: m.Name, Params: params})
 		if err != nil {
@@ -73,4 +77,50 @@ func BenchmarkSignRawTransactionWithKey200(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, cpu)
+}
+
+// BenchmarkRaw200P2WPKH is the raw work behind
+// BenchmarkSignRawTransactionWithKey200, on one goroutine: for each of the
+// 200 inputs the public key of its key, the BIP 143 signature hash, the
+// low-R ground ECDSA signature and one ECDSA verification.
+func BenchmarkRaw200P2WPKH(b *testing.B) {
+	const n = 200
+	tx := wire.NewMsgTx(2)
+	privs := make([]*secp256k1.PrivateKey, n)
+	fetcher := txscript.NewMultiPrevOutFetcher(nil)
+	for i := range n {
+		seed := sha256.Sum256([]byte{byte(i), byte(i >> 8), 'k'})
+		privs[i] = secp256k1.PrivKeyFromBytes(seed[:])
+		var op wire.OutPoint
+		binary.LittleEndian.PutUint32(op.Hash[:], uint32(i)+1)
+		tx.AddTxIn(&wire.TxIn{PreviousOutPoint: op, Sequence: 0xfffffffd})
+		h := sign.Hash160(privs[i].PubKey().SerializeCompressed())
+		fetcher.AddPrevOut(op, &wire.TxOut{Value: 100_000, PkScript: script.PayToWitnessPubKeyHash(h[:])})
+	}
+	tx.AddTxOut(&wire.TxOut{Value: 50_000, PkScript: script.PayToWitnessPubKeyHash(make([]byte, 20))})
+	sigHashes := txscript.NewTxSigHashes(tx, fetcher)
+	b.ReportAllocs()
+	cpu := processCPUTime()
+	for b.Loop() {
+		for i, priv := range privs {
+			pub := priv.PubKey().SerializeCompressed()
+			h := sign.Hash160(pub)
+			hash, err := txscript.CalcWitnessSigHash(script.PayToPubKeyHash(h[:]), sigHashes,
+				txscript.SigHashAll, tx, i, 100_000)
+			if err != nil {
+				b.Fatal(err)
+			}
+			der := sign.SignECDSA(priv, hash)
+			pk, err := btcec.ParsePubKey(pub)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sig, err := btcecdsa.ParseDERSignature(der)
+			if err != nil || !sig.Verify(hash, pk) {
+				b.Fatal("bad signature")
+			}
+		}
+	}
+	reportCPU(b, cpu)
 }
