@@ -1,0 +1,269 @@
+// Command descwallet-bench measures descwallet. Its rpc subcommand keeps N
+// keep-alive connections busy with echo calls for a while, first against
+// descwalletd and then, in the same run, against a bare net/http handler
+// doing the same JSON work, and prints both rates and their ratio.
+//
+//	descwallet-bench rpc [-conns 16] [-duration 10s] [-daemon path | -url URL -user u -password p]
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 || os.Args[1] != "rpc" {
+		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc [flags] (see -h)")
+		os.Exit(2)
+	}
+	if err := runRPC(os.Args[2:]); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+// echoBody is the request every connection sends.
+const echoBody = `{"jsonrpc":"1.0","id":"bench","method":"echo","params":["hello",1.10,{"a":[1,2,3]}]}`
+
+func runRPC(argv []string) error {
+	fs := flag.NewFlagSet("rpc", flag.ExitOnError)
+	conns := fs.Int("conns", 16, "keep-alive connections")
+	dur := fs.Duration("duration", 10*time.Second, "measuring time per target")
+	warm := fs.Duration("warmup", time.Second, "warm-up time per target (not counted)")
+	daemon := fs.String("daemon", "", "descwalletd binary to start (default: next to this program, else $PATH)")
+	target := fs.String("url", "", "measure an already running node at this URL instead of starting one")
+	user := fs.String("user", "u", "RPC user (with -url)")
+	pass := fs.String("password", "p", "RPC password (with -url)")
+	threads := fs.Int("rpcthreads", 16, "-rpcthreads of the started node")
+	fs.Parse(argv)
+
+	addr, auth := "", ""
+	if *target != "" {
+		u, err := url.Parse(*target)
+		if err != nil {
+			return err
+		}
+		addr = u.Host
+		auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(*user+":"+*pass))
+	} else {
+		stop, a, err := startDaemon(*daemon, *threads)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		addr = a
+		auth = "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))
+	}
+
+	fmt.Printf("echo over %d keep-alive connections, %v per target\n", *conns, *dur)
+	node, err := measure(addr, auth, *conns, *warm, *dur)
+	if err != nil {
+		return fmt.Errorf("descwalletd: %w", err)
+	}
+	fmt.Printf("descwalletd   %10.0f req/s\n", node)
+
+	bareAddr, closeBare, err := startBare()
+	if err != nil {
+		return err
+	}
+	defer closeBare()
+	bare, err := measure(bareAddr, auth, *conns, *warm, *dur)
+	if err != nil {
+		return fmt.Errorf("bare handler: %w", err)
+	}
+	fmt.Printf("bare net/http %10.0f req/s\n", bare)
+	fmt.Printf("ratio         %10.2f (descwalletd / bare)\n", node/bare)
+	return nil
+}
+
+// startDaemon starts descwalletd on regtest in a temporary data dir on a
+// free port and returns a stop function and its address.
+func startDaemon(bin string, threads int) (func(), string, error) {
+	if bin == "" {
+		self, _ := os.Executable()
+		bin = filepath.Join(filepath.Dir(self), "descwalletd")
+		if _, err := os.Stat(bin); err != nil {
+			if bin, err = exec.LookPath("descwalletd"); err != nil {
+				return nil, "", errors.New("descwalletd not found: build it (make build) or pass -daemon")
+			}
+		}
+	}
+	dir, err := os.MkdirTemp("", "descwallet-bench-")
+	if err != nil {
+		return nil, "", err
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, "", err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	cmd := exec.Command(bin, "-regtest", "-datadir="+dir, "-rpcport="+strconv.Itoa(port),
+		"-rpcuser=u", "-rpcpassword=p", "-rpcthreads="+strconv.Itoa(threads))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		os.RemoveAll(dir)
+		return nil, "", err
+	}
+	stop := func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+		os.RemoveAll(dir)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	for deadline := time.Now().Add(15 * time.Second); ; {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			return stop, addr, nil
+		}
+		if time.Now().After(deadline) {
+			stop()
+			return nil, "", errors.New("descwalletd did not start")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// startBare serves the same echo with a plain net/http handler and
+// encoding/json: decode the request, check the credentials, encode the
+// legacy reply.
+func startBare() (string, func(), error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))
+	type request struct {
+		ID     json.RawMessage   `json:"id"`
+		Method string            `json:"method"`
+		Params []json.RawMessage `json:"params"`
+	}
+	type reply struct {
+		Result any             `json:"result"`
+		Error  any             `json:"error"`
+		ID     json.RawMessage `json:"id"`
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Header.Get("Authorization") != want {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		var req request
+		if err := json.NewDecoder(io.LimitReader(r.Body, 32<<20)).Decode(&req); err != nil {
+			w.WriteHeader(http.StatusInternalServerError)
+			return
+		}
+		var buf bytes.Buffer
+		json.NewEncoder(&buf).Encode(reply{Result: req.Params, ID: req.ID})
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+		w.Write(buf.Bytes())
+	})
+	srv := &http.Server{Handler: h}
+	go srv.Serve(l)
+	return l.Addr().String(), func() { srv.Shutdown(context.Background()) }, nil
+}
+
+// measure runs conns connections, each sending one request at a time, for
+// warm+dur and returns the rate over dur.
+func measure(addr, auth string, conns int, warm, dur time.Duration) (float64, error) {
+	req := []byte("POST / HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: " + auth +
+		"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(echoBody)) +
+		"\r\n\r\n" + echoBody)
+	var (
+		counting atomic.Bool
+		stop     atomic.Bool
+		count    atomic.Int64
+		wg       sync.WaitGroup
+		firstErr error
+		errOnce  sync.Once
+	)
+	for range conns {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			return 0, err
+		}
+		wg.Add(1)
+		go func(c net.Conn) {
+			defer wg.Done()
+			defer c.Close()
+			rd := bufio.NewReaderSize(c, 16<<10)
+			for !stop.Load() {
+				if _, err := c.Write(req); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+				if err := readReply(rd); err != nil {
+					errOnce.Do(func() { firstErr = err })
+					return
+				}
+				if counting.Load() {
+					count.Add(1)
+				}
+			}
+		}(c)
+	}
+	time.Sleep(warm)
+	counting.Store(true)
+	start := time.Now()
+	time.Sleep(dur)
+	counting.Store(false)
+	elapsed := time.Since(start)
+	stop.Store(true)
+	wg.Wait()
+	if firstErr != nil {
+		return 0, firstErr
+	}
+	return float64(count.Load()) / elapsed.Seconds(), nil
+}
+
+// readReply reads one HTTP/1.1 response with a Content-Length body and
+// checks its status is 200.
+func readReply(rd *bufio.Reader) error {
+	line, err := rd.ReadSlice('\n')
+	if err != nil {
+		return err
+	}
+	if len(line) < 12 || string(line[9:12]) != "200" {
+		return fmt.Errorf("unexpected status line %q", line)
+	}
+	n := -1
+	for {
+		h, err := rd.ReadSlice('\n')
+		if err != nil {
+			return err
+		}
+		if len(h) <= 2 {
+			break
+		}
+		if len(h) > 16 && (h[0] == 'C' || h[0] == 'c') && bytes.EqualFold(h[:15], []byte("Content-Length:")) {
+			n, err = strconv.Atoi(string(bytes.TrimSpace(h[15:])))
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if n < 0 {
+		return errors.New("reply without Content-Length")
+	}
+	_, err = rd.Discard(n)
+	return err
+}
