@@ -319,3 +319,21 @@ func TestSplitHostPort(t *testing.T) {
 		}
 	}
 }
+
+// TestCLITimeout checks -rpcclienttimeout against a server that never
+// answers.
+func TestCLITimeout(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	_, errOut, status := runCLI(t, "", "-datadir="+t.TempDir(), "-regtest", "-rpcport="+port,
+		"-rpcpassword=p", "-rpcclienttimeout=1", "echo")
+	want := "error: timeout on transient error: Could not connect to the server 127.0.0.1:" + port +
+		" (error code 0 - \"timeout reached\")\n\n"
+	if status != 1 || !strings.HasPrefix(errOut, want) {
+		t.Fatalf("stderr %q status %d, want prefix %q", errOut, status, want)
+	}
+}

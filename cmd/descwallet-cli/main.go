@@ -368,7 +368,14 @@ func (c *cli) call(method string, params json.RawMessage) (value, error) {
 	req.Header.Set("Authorization", "Basic "+base64.StdEncoding.EncodeToString([]byte(auth)))
 
 	timeout := c.set.getInt("rpcclienttimeout", defaultClientTimeout)
-	client := &http.Client{}
+	// No proxy from the environment and no redirects: the request goes
+	// to the address given and its reply is read as it is.
+	client := &http.Client{
+		Transport: &http.Transport{Proxy: nil, DisableKeepAlives: true},
+		CheckRedirect: func(*http.Request, []*http.Request) error {
+			return http.ErrUseLastResponse
+		},
+	}
 	if timeout > 0 {
 		client.Timeout = time.Duration(timeout) * time.Second
 	}
