@@ -161,9 +161,9 @@ func (a args) set(s, where string) error {
 	return nil
 }
 
-// merge adds the settings of lower beneath a (a wins for single values;
-// list values of both are kept, a's first... as Core appends the command
-// line after the file, lists take both).
+// merge adds the settings of lower beneath a: for single values a wins;
+// list values of both are kept, lower's first (a -noname in a drops
+// lower's values).
 func (a args) merge(lower args) {
 	for k, v := range lower {
 		if options[k] == optList {

@@ -1,0 +1,102 @@
+package node
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestLoadConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	conf := "# comment\nrpcuser=fileuser\nrpcpassword=filepass\nrpcthreads=4\nregtest=1\n" +
+		"rpcallowip=10.0.0.0/8\n[regtest]\nrpcport=20000\nwallet=w1\nmain.rpcport=1\n"
+	if err := os.WriteFile(filepath.Join(dir, ConfigFileName), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig([]string{"-datadir=" + dir, "-rpcuser=cli", "--wallet=w2", "-rpcworkqueue=9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Network.Name != "regtest" || cfg.NetDir != filepath.Join(dir, "regtest") {
+		t.Errorf("network %s in %s", cfg.Network.Name, cfg.NetDir)
+	}
+	r := cfg.RPC
+	if r.User != "cli" || r.Password != "filepass" || r.Port != 20000 || r.Threads != 4 ||
+		r.WorkQueue != 9 || r.Timeout != 30*time.Second || r.CookieFile != "" {
+		t.Errorf("rpc config %+v", r)
+	}
+	if got := strings.Join(cfg.Wallet.Load, ","); got != "w1,w2" {
+		t.Errorf("wallets %q", got)
+	}
+	if got := strings.Join(r.AllowIP, ","); got != "10.0.0.0/8" {
+		t.Errorf("allowip %q", got)
+	}
+	if cfg.Logging.File != filepath.Join(dir, "regtest", "debug.log") {
+		t.Errorf("log file %s", cfg.Logging.File)
+	}
+}
+
+func TestLoadConfigNetworks(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args       []string
+		name, sub  string
+		port       int
+		cookieFile string
+	}{
+		{nil, "main", "", 8336, ".cookie"},
+		{[]string{"-testnet"}, "test", "testnet3", 18336, ".cookie"},
+		{[]string{"-chain=testnet4"}, "testnet4", "testnet4", 48336, ".cookie"},
+		{[]string{"-signet"}, "signet", "signet", 38336, ".cookie"},
+		{[]string{"-regtest", "-rpccookiefile=c"}, "regtest", "regtest", 18446, "c"},
+	} {
+		cfg, err := LoadConfig(append([]string{"-datadir=" + dir}, tc.args...))
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		if cfg.Network.Name != tc.name || cfg.RPC.Port != tc.port ||
+			cfg.NetDir != filepath.Join(dir, tc.sub) ||
+			cfg.RPC.CookieFile != filepath.Join(dir, tc.sub, tc.cookieFile) ||
+			cfg.RPC.CookiePerms != 0o600 {
+			t.Errorf("%v: %s port %d dir %s cookie %s", tc.args, cfg.Network.Name, cfg.RPC.Port, cfg.NetDir, cfg.RPC.CookieFile)
+		}
+	}
+	for _, bad := range [][]string{
+		{"-nosuchoption"}, {"-regtest", "-testnet"}, {"-chain=foo"}, {"-rpcport=x"},
+		{"-rpcport=70000"}, {"-rpccookieperms=everyone"}, {"stray"}, {"-conf=missing.conf"},
+	} {
+		if _, err := LoadConfig(append([]string{"-datadir=" + dir}, bad...)); err == nil {
+			t.Errorf("%v accepted", bad)
+		}
+	}
+}
+
+func TestLogs(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "regtest", "debug.log")
+	logs, err := OpenLogs(path, false, []string{"wallet"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs.Logger(SubWallet).Debug("wallet detail", "name", "a b")
+	logs.Logger(SubRPC).Debug("rpc detail")
+	logs.Logger(SubRPC).With("peer", "x").WithGroup("g").Info("rpc info", "k", 1)
+	logs.Close()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(`DEBUG [WLLT] wallet detail name="a b"`)) ||
+		bytes.Contains(data, []byte("rpc detail")) ||
+		!bytes.Contains(data, []byte("INFO [RPCS] rpc info peer=x g.k=1")) {
+		t.Errorf("log:\n%s", data)
+	}
+	if _, err := OpenLogs("", false, []string{"nosuch"}); err == nil {
+		t.Error("unknown -debug category accepted")
+	}
+}
