@@ -122,3 +122,29 @@ func TestEnvelopeDaemon(t *testing.T) {
 	}
 	replay(t, up.Addr, ck.Addr, auth)
 }
+
+// TestReplayDetectsMismatch guards the replayer itself: an altered record
+// must not compare equal.
+func TestReplayDetectsMismatch(t *testing.T) {
+	t.Parallel()
+	up := startInProcess(t, "-rpcuser=u", "-rpcpassword=p")
+	for _, c := range rpctest.Load(t) {
+		if c.ID != "legacy-absent-version-int-id" {
+			continue
+		}
+		r, err := c.Do(up.addr, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := c.Compare(r); len(d) != 0 {
+			t.Fatalf("unaltered case differs: %v", d)
+		}
+		c.Expect.BodyRaw = strings.Replace(c.Expect.BodyRaw, "hello", "hellO", 1)
+		c.Expect.Headers["Content-Type"] = "text/plain"
+		if d := c.Compare(r); len(d) != 2 {
+			t.Fatalf("altered case: %d differences, want 2: %v", len(d), d)
+		}
+		return
+	}
+	t.Fatal("case legacy-absent-version-int-id not in the corpus")
+}
