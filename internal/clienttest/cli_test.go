@@ -137,7 +137,7 @@ func TestCLICookie(t *testing.T) {
 	if got.status != 0 || got.stdout == "" {
 		t.Fatalf("stop: %+v", got)
 	}
-	<-d.done
+	<-d.Exited()
 	got = runCLI(t, "", "-datadir="+d.DataDir, "-regtest", "echo")
 	if got.status != 1 || !strings.HasPrefix(got.stderr, "error: timeout on transient error: Could not connect to the server 127.0.0.1:"+strconv.Itoa(d.Port)+"\n") {
 		t.Fatalf("after stop: %+v", got)

@@ -3,7 +3,7 @@
 // python-bitcoinlib's RawProxy — to show that a client written for Bitcoin
 // Core works against it unchanged.
 //
-// The tests build the daemon and the CLI once per run, start the daemon on
+// The tests build the CLI once per run, start the daemon through testenv on
 // a free loopback port with its data in a temporary folder, and stop it at
 // the end of each test. They are integration tests: testing.Short skips
 // them.

@@ -14,7 +14,8 @@ import (
 // binDir holds the binaries built for this run; empty in -short mode.
 var binDir string
 
-// TestMain builds descwalletd and descwallet-cli once for all tests.
+// TestMain builds descwallet-cli once for all tests; testenv builds the
+// daemon.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
@@ -27,24 +28,23 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	status := 1
-	if err := buildBinaries(dir); err != nil {
+	if err := buildCLI(dir); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	} else {
 		status = m.Run()
 	}
 	os.RemoveAll(dir)
+	testenv.CleanupBuilds()
 	os.Exit(status)
 }
 
-// buildBinaries builds the daemon and the CLI into dir.
-func buildBinaries(dir string) error {
-	for _, pkg := range []string{"descwalletd", "descwallet-cli"} {
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, pkg), "./cmd/"+pkg)
-		cmd.Dir = testenv.RepoRoot()
-		cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-		}
+// buildCLI builds descwallet-cli into dir.
+func buildCLI(dir string) error {
+	cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "descwallet-cli"), "./cmd/descwallet-cli")
+	cmd.Dir = testenv.RepoRoot()
+	cmd.Env = append(os.Environ(), "GOTOOLCHAIN=local")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build ./cmd/descwallet-cli: %v\n%s", err, out)
 	}
 	return nil
 }
