@@ -1,6 +1,7 @@
 package clienttest
 
 import (
+	"encoding/json"
 	"errors"
 	"os/exec"
 	"strconv"
@@ -141,5 +142,50 @@ func TestCLICookie(t *testing.T) {
 	got = runCLI(t, "", "-datadir="+d.DataDir, "-regtest", "echo")
 	if got.status != 1 || !strings.HasPrefix(got.stderr, "error: timeout on transient error: Could not connect to the server 127.0.0.1:"+strconv.Itoa(d.Port)+"\n") {
 		t.Fatalf("after stop: %+v", got)
+	}
+}
+
+// TestCLIWallets checks -rpcwallet routing (with a name that needs
+// percent-encoding), the hint bitcoin-cli adds when no wallet was chosen,
+// and named boolean arguments.
+func TestCLIWallets(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts descwalletd")
+	}
+	t.Parallel()
+	d := startDaemon(t, "u", "p")
+	cli := func(args ...string) cliResult {
+		base := []string{"-datadir=" + d.DataDir, "-regtest", "-rpcport=" + strconv.Itoa(d.Port),
+			"-rpcuser=u", "-rpcpassword=p"}
+		return runCLI(t, "", append(base, args...)...)
+	}
+	const odd = "a b/ü%#?"
+	if got := cli("createwallet", odd); got.status != 0 {
+		t.Fatalf("createwallet: %+v", got)
+	}
+	if got := cli("-named", "createwallet", "wallet_name=w=2", "blank=true"); got.status != 0 {
+		t.Fatalf("createwallet -named: %+v", got)
+	}
+
+	got := cli("getwalletinfo")
+	wantErr := "error code: -19\nerror message:\nMultiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.\n" +
+		"Try adding \"-rpcwallet=<filename>\" option to descwallet-cli command line.\n"
+	if got != (cliResult{"", wantErr, 19}) {
+		t.Fatalf("no wallet chosen: %+v", got)
+	}
+
+	for _, name := range []string{odd, "w=2"} {
+		got := cli("-rpcwallet="+name, "getwalletinfo")
+		var info struct {
+			WalletName string `json:"walletname"`
+		}
+		if got.status != 0 || json.Unmarshal([]byte(got.stdout), &info) != nil || info.WalletName != name {
+			t.Fatalf("-rpcwallet=%s: %+v", name, got)
+		}
+	}
+
+	got = cli("-rpcwallet=nosuch", "getwalletinfo")
+	if got != (cliResult{"", "error code: -18\nerror message:\nRequested wallet does not exist or is not loaded\n", 18}) {
+		t.Fatalf("unknown wallet: %+v", got)
 	}
 }
