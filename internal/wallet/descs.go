@@ -227,22 +227,23 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 				}
 				blk := &blocks[b]
 				blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
-				for i := int64(0); i < blk.count; i++ {
-					outs, err := d.Expand(uint32(blk.first+i), cache)
-					if err == nil && len(outs) != perIndex {
-						err = fmt.Errorf("index %d has %d scripts, want %d", blk.first+i, len(outs), perIndex)
+				last := uint32(blk.first + blk.count - 1)
+				err := d.ForEachScript(uint32(blk.first), last, cache, func(index uint32, scripts [][]byte) error {
+					if len(scripts) != perIndex {
+						return fmt.Errorf("index %d has %d scripts, want %d", index, len(scripts), perIndex)
 					}
-					if err != nil {
-						mu.Lock()
-						if firstErr == nil {
-							firstErr = err
-						}
-						mu.Unlock()
-						return
+					for _, s := range scripts {
+						blk.digest = append(blk.digest, scriptDigest(s))
 					}
-					for _, o := range outs {
-						blk.digest = append(blk.digest, scriptDigest(o.ScriptPubKey))
+					return nil
+				})
+				if err != nil {
+					mu.Lock()
+					if firstErr == nil {
+						firstErr = err
 					}
+					mu.Unlock()
+					return
 				}
 			}
 		}()
