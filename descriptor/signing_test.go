@@ -80,10 +80,28 @@ func signSpend(t *testing.T, o Output, s *signingCheck) bool {
 			continue
 		}
 		priv, _ := btcec.PrivKeyFromBytes(k.PrivKey)
-		p.AddKey(sign.NewKey(priv, len(k.PubKey) == 33))
+		p.AddKey(sign.NewKey(priv, len(k.PubKey) != 65))
+	}
+	for _, k := range o.Keys {
+		p.AddPubKey(k.PubKey)
 	}
 	for _, sc := range o.Scripts {
 		p.AddScript(sc)
+	}
+	trees := map[[32]byte]*Taproot{}
+	for ok, tr := range o.Trees {
+		trees[ok] = tr
+	}
+	if o.Taproot != nil {
+		trees[o.Taproot.OutputKey] = o.Taproot
+	}
+	for outputKey, tr := range trees {
+		d := sign.TaprootSpendData{InternalKey: tr.InternalKey, MerkleRoot: tr.MerkleRoot}
+		for _, l := range tr.Leaves {
+			d.Leaves = append(d.Leaves, sign.TapLeaf{LeafVersion: l.LeafVersion,
+				Script: l.Script, ControlBlock: l.ControlBlock})
+		}
+		p.AddTaprootSpendData(outputKey, d)
 	}
 	for _, pre := range s.Preimages {
 		b, err := hex.DecodeString(pre.Preimage)

@@ -17,7 +17,8 @@
 //     across calls;
 //   - a satisfaction is produced (Core's ProduceSignature and SignStep) for
 //     P2PK, P2PKH, bare multisig, P2SH of any of these, P2WPKH, P2WSH and
-//     P2SH-P2WSH of the same, and the taproot key path;
+//     P2SH-P2WSH of the same (miniscript witnessScripts included), and
+//     taproot key and script paths;
 //   - every incomplete input is verified with btcd's script engine under the
 //     standard flags and its failure reported with Core's text.
 //
@@ -27,11 +28,16 @@
 // hashes come from btcd's txscript, with the BIP 143/341 midstates built
 // once per transaction.
 //
-// Taproot. As in Core, a key path is signed by a key whose X coordinate is
-// the output key, and only when every spent output is known; script paths
-// need the script tree and are never produced. Unlike Core (its issue
-// #27017), the internal key of a BIP 86 output (no script tree) also signs:
-// it is tweaked as BIP 86 prescribes.
+// Taproot, only when every spent output is known. As in Core's SignTaproot,
+// the key path comes first: the internal key of the output's spend data
+// (Provider.AddTaprootSpendData) tweaked by its merkle root, then a key whose
+// X coordinate is the output key. Unlike Core (its issue #27017), the
+// internal key of a BIP 86 output (no script tree) also signs without spend
+// data: it is tweaked as BIP 86 prescribes. Otherwise each BIP 342 leaf of
+// the spend data is satisfied as miniscript (BIP 342 signature hash, BIP 340
+// signatures) and the smallest witness (satisfaction, leaf script, shortest
+// control block) is taken. Without spend data, as in signrawtransactionwithkey,
+// script paths are never produced.
 //
 // DecodeTx reads a hex transaction as Core's signrawtransactionwithkey does;
 // DecodeWIF reads a private key for a network as Core's DecodeSecret does;

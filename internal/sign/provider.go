@@ -16,6 +16,13 @@ type Provider struct {
 	scripts map[[20]byte][]byte
 	// preimages maps "<hash kind>:<digest>" to a preimage (AddPreimage).
 	preimages map[string][]byte
+	// pubs and xonlyPubs map the HASH160 of a public key's serialization,
+	// and of its x-only form (compressed keys), to the key (AddKey,
+	// AddPubKey).
+	pubs      map[[20]byte][]byte
+	xonlyPubs map[[20]byte][]byte
+	// taproot holds the spend data of taproot outputs by output key.
+	taproot map[[32]byte]*taprootData
 }
 
 // NewProvider returns a provider holding keys. A key given twice is kept
@@ -38,6 +45,37 @@ func (p *Provider) AddKey(k *Key) {
 	}
 	p.byID[k.id] = k
 	p.keys = append(p.keys, k)
+	p.addPub(k.pubBytes)
+}
+
+// AddPubKey adds a public key without its private key: scripts that hash
+// it (pkh(), miniscript pk_h) can then be solved when another key signs.
+func (p *Provider) AddPubKey(pub []byte) {
+	p.addPub(append([]byte(nil), pub...))
+}
+
+func (p *Provider) addPub(pub []byte) {
+	if p.pubs == nil {
+		p.pubs = make(map[[20]byte][]byte)
+		p.xonlyPubs = make(map[[20]byte][]byte)
+	}
+	p.pubs[hash160(pub)] = pub
+	if len(pub) == 33 {
+		p.xonlyPubs[hash160(pub[1:])] = pub
+	}
+}
+
+// pubKeyByID returns the public key whose serialization has HASH160 id.
+func (p *Provider) pubKeyByID(id [20]byte) ([]byte, bool) {
+	pub, ok := p.pubs[id]
+	return pub, ok
+}
+
+// pubKeyByXOnlyID returns the compressed public key whose x-only form has
+// HASH160 id.
+func (p *Provider) pubKeyByXOnlyID(id [20]byte) ([]byte, bool) {
+	pub, ok := p.xonlyPubs[id]
+	return pub, ok
 }
 
 // AddScript adds a script, found later by its HASH160.

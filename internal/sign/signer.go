@@ -512,7 +512,7 @@ func (s *inputSigner) pubKey(id [20]byte) ([]byte, bool) {
 	if k := s.ctx.provider.keyByID(id); k != nil {
 		return k.pubBytes, true
 	}
-	return nil, false
+	return s.ctx.provider.pubKeyByID(id)
 }
 
 // script finds a script by HASH160 in the provider, then among the
@@ -572,36 +572,6 @@ func (s *inputSigner) sigHash(scriptCode []byte, ht txscript.SigHashType, sv sig
 func (s *inputSigner) taprootSigHash(ht txscript.SigHashType) ([]byte, error) {
 	return txscript.CalcTaprootSignatureHash(s.ctx.sigHashes, ht, s.view,
 		s.idx, s.ctx.fetcher)
-}
-
-// signTaproot is the key path of Core's SignTaproot: a key whose X
-// coordinate is the output key signs. Beyond Core, a key that is the
-// internal key of a BIP 86 output (no script tree) signs with its tweaked
-// form. Script paths need the tree, which a provider never has. All spent
-// outputs must be known.
-func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
-	if !s.ctx.allKnown {
-		return nil, false
-	}
-	var sk *schnorrKey
-	if k := s.ctx.provider.keyByXOnly(outputKey); k != nil {
-		sk, _ = k.schnorrKeys()
-	} else {
-		sk = s.ctx.provider.keyByBIP86(outputKey)
-	}
-	if sk == nil {
-		return nil, false
-	}
-	hash, err := s.taprootSigHash(s.ctx.hashType)
-	if err != nil {
-		return nil, false
-	}
-	sig := sk.signSchnorr(hash)
-	out := sig[:]
-	if s.ctx.hashType != SigHashDefault {
-		out = append(out, byte(s.ctx.hashType))
-	}
-	return [][]byte{out}, true
 }
 
 // pushAll is Core's PushAll: each item as its canonical push, small numbers

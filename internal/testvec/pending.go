@@ -12,13 +12,6 @@ var pending = map[Feature][]string{
 		// aggregation.
 		"musig-imports",
 	},
-	FeatureSigner: {
-		// descriptors_valid.json signing checks of tr() with a script
-		// tree: the signer does not yet sign with taproot trees.
-		"core-desc-L975:signing", "core-desc-L976:signing",
-		// ...and of miniscript tr() leaves (script-path spends).
-		"core-desc-L1117:signing", "core-desc-L1119:signing",
-	},
 }
 
 // FeatureMuSig is musig() key aggregation (BIP 327) when expanding
@@ -40,7 +33,3 @@ func Pending(id string) (Feature, bool) {
 
 // PendingIDs returns the case ids that wait on feature f.
 func PendingIDs(f Feature) []string { return pending[f] }
-
-// FeatureSigner is signing that internal/sign does not do yet; entries are
-// "<case id>:signing" for the signing checks of descriptor vectors.
-const FeatureSigner Feature = "signer"
