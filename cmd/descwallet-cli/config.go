@@ -33,6 +33,8 @@ var knownOptions = map[string]optionSpec{
 	"testnet4":              {help: "Use testnet4 (same as -chain=testnet4)"},
 	"signet":                {help: "Use signet (same as -chain=signet)"},
 	"named":                 {help: "Pass arguments as name=value instead of by position"},
+	"getinfo":               {help: "Print a summary of the node's chain and wallet state (several calls, not one consistent snapshot)"},
+	"color":                 {arg: "<when>", help: "Colour the -getinfo summary: always, auto (when writing to a terminal) or never (default: auto)"},
 	"rpcclienttimeout":      {arg: "<n>", help: "Seconds to wait for a reply, 0 for no limit (default: 900)"},
 	"rpcconnect":            {arg: "<ip>", help: "Node address, optionally with :port (default: 127.0.0.1)"},
 	"rpccookiefile":         {arg: "<loc>", help: "Cookie file, relative to the network's data directory unless absolute (default: .cookie there)"},

@@ -186,6 +186,9 @@ func (c *cli) command(args []string) (string, int) {
 			args = append(args, line)
 		}
 	}
+	if s.getBool("getinfo", false) {
+		return c.getinfo(args)
+	}
 	if len(args) < 1 {
 		return "error: too few parameters (need at least command)", 1
 	}
@@ -346,14 +349,20 @@ func (c *cli) cookiePath() string {
 
 // call sends one JSON-RPC request and returns the decoded reply.
 func (c *cli) call(method string, params json.RawMessage) (value, error) {
-	host, port, path := c.endpoint()
-	auth, noCookie := c.credentials()
-
 	body := []byte(`{"method":`)
 	body = append(body, jsonString(method)...)
 	body = append(body, `,"params":`...)
 	body = append(body, params...)
-	body = append(body, `,"id":1,"jsonrpc":"2.0"}`+"\n"...)
+	body = append(body, `,"id":1,"jsonrpc":"2.0"}`...)
+	return c.callRaw(body)
+}
+
+// callRaw posts one request body (an object or a batch) and returns the
+// decoded reply.
+func (c *cli) callRaw(body []byte) (value, error) {
+	host, port, path := c.endpoint()
+	auth, noCookie := c.credentials()
+	body = append(body, '\n')
 
 	hostPort := net.JoinHostPort(host, strconv.Itoa(port))
 	req, err := http.NewRequestWithContext(context.Background(), http.MethodPost,
