@@ -72,6 +72,9 @@ type Btcd struct {
 
 	mu   sync.Mutex
 	proc *btcdProc
+
+	// nextCoinbase is the height of the last coinbase Fund spent.
+	nextCoinbase int64
 }
 
 // btcdProc is one run of the btcd process.
@@ -231,6 +234,9 @@ func (b *Btcd) Restart() {
 	if err := b.Stop(); err != nil {
 		b.tb.Fatal(err)
 	}
+	b.mu.Lock()
+	b.nextCoinbase = 0 // the chain starts again from genesis
+	b.mu.Unlock()
 	if err := b.start(); err != nil {
 		b.tb.Fatalf("btcd restart: %v\n%s", err, b.LogTail(40))
 	}

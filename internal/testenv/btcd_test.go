@@ -254,3 +254,46 @@ func TestBtcdSpend(t *testing.T) {
 		t.Fatal("btcd accepted a transaction already mined")
 	}
 }
+
+// TestBtcdFund pays several scripts through Fund and checks the outputs
+// once mined.
+func TestBtcdFund(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts btcd")
+	}
+	t.Parallel()
+	b := StartBtcd(t, nil)
+	alice, bob := NewKey("fund alice"), NewKey("fund bob")
+	txid1 := b.Fund(wire.NewTxOut(1e8, alice.WPKH.Script), wire.NewTxOut(2e8, bob.TR.Script))
+	txid2 := b.Fund(wire.NewTxOut(3e8, alice.PKH.Script))
+	if txid1 == txid2 || !b.InMempool(txid1) || !b.InMempool(txid2) {
+		t.Fatal("funding transactions not both in the mempool")
+	}
+	b.Generate(1)
+	for txid, want := range map[string][]string{
+		txid1: {alice.WPKH.ScriptHex, bob.TR.ScriptHex, MinerKey().WPKH.ScriptHex},
+		txid2: {alice.PKH.ScriptHex, MinerKey().WPKH.ScriptHex},
+	} {
+		if c := b.Confirmations(txid); c != 1 {
+			t.Fatalf("%s: %d confirmations", txid, c)
+		}
+		var tx struct {
+			Vout []struct {
+				ScriptPubKey struct {
+					Hex string `json:"hex"`
+				} `json:"scriptPubKey"`
+			} `json:"vout"`
+		}
+		if err := b.CallResult(&tx, "getrawtransaction", txid, 1); err != nil {
+			t.Fatal(err)
+		}
+		if len(tx.Vout) != len(want) {
+			t.Fatalf("%s: %d outputs, want %d", txid, len(tx.Vout), len(want))
+		}
+		for i, w := range want {
+			if tx.Vout[i].ScriptPubKey.Hex != w {
+				t.Errorf("%s output %d pays %s, want %s", txid, i, tx.Vout[i].ScriptPubKey.Hex, w)
+			}
+		}
+	}
+}
