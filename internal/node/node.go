@@ -20,6 +20,7 @@ import (
 	"github.com/descwallet/descwallet/internal/rpc/methods"
 	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/internal/walletdb"
+	"github.com/descwallet/descwallet/internal/walletscan"
 )
 
 // shutdownTimeout bounds the wait for running calls at shutdown.
@@ -36,6 +37,7 @@ type Node struct {
 	lock  *os.File
 	srv   *rpc.Server
 	wlt   *wallet.Manager
+	chain *walletscan.Service // nil when offline
 	lns   []net.Listener
 	start time.Time
 
@@ -128,12 +130,22 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		allow = append(allow, netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128"))
 	}
 
+	// The chain backend, if any; "now" is its tip's median time past.
+	if n.chain, err = n.openChain(ctx); err != nil {
+		return err
+	}
+	var now func() int64
+	if n.chain != nil {
+		now = n.chain.Now
+	}
+
 	// Wallets: those named with -wallet and those in the startup list.
 	n.wlt = wallet.NewManager(wallet.ManagerConfig{
 		NetDir:  cfg.NetDir,
 		Net:     cfg.Network.Params,
 		Opener:  walletdb.Opener{},
 		Keypool: cfg.Wallet.Keypool,
+		Now:     now,
 	})
 	for name, err := range n.wlt.LoadStartup(ctx, cfg.Wallet.Load) {
 		n.logs.Logger(SubWallet).Error("wallet not loaded", "wallet", name, "err", err)
@@ -144,6 +156,10 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Stop:      n.RequestStop,
 		StartTime: n.start,
 		Wallets:   n.wlt,
+	}
+	if n.chain != nil {
+		deps.Chain = n.chain
+		n.chain.Attach(n.wlt)
 	}
 	n.srv, err = rpc.NewServer(rpc.Config{
 		Methods:     methods.All(deps),
@@ -208,6 +224,9 @@ func (n *Node) Start(ctx context.Context) (err error) {
 			}
 		}(l)
 	}
+	if n.chain != nil {
+		n.chain.Start()
+	}
 	n.log.Info("node started")
 	return nil
 }
@@ -234,6 +253,11 @@ func (n *Node) Done() <-chan struct{} { return n.stopped }
 func (n *Node) Stop() error {
 	n.RequestStop()
 	var err error
+	if n.chain != nil {
+		// Running rescans stop first, so that the calls waiting on them
+		// return before the server shuts down.
+		n.chain.Stop()
+	}
 	if n.srv != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
 		err = n.srv.Shutdown(ctx)
@@ -248,6 +272,10 @@ func (n *Node) Stop() error {
 func (n *Node) release() {
 	for _, l := range n.lns {
 		l.Close()
+	}
+	if n.chain != nil {
+		n.chain.Stop()
+		n.chain = nil
 	}
 	if n.wlt != nil {
 		if err := n.wlt.Close(); err != nil && n.log != nil {

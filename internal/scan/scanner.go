@@ -40,6 +40,10 @@ type BlockInfo struct {
 	Height int32
 	Hash   chainhash.Hash
 	Time   time.Time
+
+	// TxIndex holds, for each delivered transaction, its position in
+	// the block.
+	TxIndex []int
 }
 
 // ChainState is what a wallet records of the chain it processed: its last
@@ -317,10 +321,11 @@ func (s *Scanner) loadWatch(ctx context.Context, old *watch) (*watch, error) {
 	return w, nil
 }
 
-// match returns the wallet's transactions in blk and watches their outputs
-// to the wallet.
-func (w *watch) match(blk *chain.Block) []*wire.MsgTx {
+// match returns the wallet's transactions in blk with their positions in
+// it, and watches their outputs to the wallet.
+func (w *watch) match(blk *chain.Block) ([]*wire.MsgTx, []int) {
 	var found []*wire.MsgTx
+	var idx []int
 	for i, tx := range blk.Transactions {
 		mine := false
 		if i > 0 {
@@ -340,9 +345,10 @@ func (w *watch) match(blk *chain.Block) []*wire.MsgTx {
 		}
 		if mine {
 			found = append(found, tx)
+			idx = append(idx, i)
 		}
 	}
-	return found
+	return found, idx
 }
 
 // window is a run of heights with their hashes, and, per height, the block
@@ -444,9 +450,9 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 			blk := win.blocks[i]
 			if blk != nil {
 				res.Fetched++
-				if txs := w.match(blk); len(txs) > 0 {
+				if txs, idx := w.match(blk); len(txs) > 0 {
 					info := BlockInfo{Height: height, Hash: blk.Hash,
-						Time: blk.Header.Timestamp}
+						Time: blk.Header.Timestamp, TxIndex: idx}
 					if err := s.cfg.Sink.BlockConnected(ctx, info, txs); err != nil {
 						return res, nil, err
 					}

@@ -56,7 +56,8 @@ type Wallet struct {
 	cfg   Config
 	store Store
 
-	mu     sync.RWMutex
+	mu     genRWMutex
+	infos  infoCache
 	flags  uint64
 	descs  []*walletDesc // by import order
 	byID   map[[32]byte]*walletDesc
@@ -69,6 +70,9 @@ type Wallet struct {
 	// importMu serialises imports and address hand-outs (the writers),
 	// so that expansion can run without holding mu.
 	importMu sync.Mutex
+
+	// chain holds the wallet's transactions and chain state (chain.go).
+	chain chainData
 }
 
 type activeKey struct {

@@ -4,7 +4,9 @@ import (
 	"errors"
 
 	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/chain"
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/scan"
 	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -43,6 +45,18 @@ var errTable = []errRow{
 	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
 	{Kind: sign.ErrPrevoutMismatch, Code: rpc.CodeDeserialization},
 	{Kind: sign.ErrMissingAmount, Code: rpc.CodeTypeError},
+	// Rescans and the chain backend.
+	{Kind: scan.ErrBusy, Code: rpc.CodeWalletError, Message: func(error) string {
+		return "Wallet is currently rescanning. Abort existing rescan or wait."
+	}},
+	{Kind: scan.ErrAborted, Code: rpc.CodeMisc, Message: func(error) string { return "Rescan aborted by user." }},
+	{Kind: chain.ErrUnreachable, Code: rpc.CodeMisc},
+	{Kind: chain.ErrAuth, Code: rpc.CodeMisc},
+	{Kind: chain.ErrNotFound, Code: rpc.CodeMisc},
+	{Kind: chain.ErrNoFilters, Code: rpc.CodeMisc},
+	{Kind: chain.ErrWrongNetwork, Code: rpc.CodeMisc},
+	{Kind: chain.ErrBadReply, Code: rpc.CodeMisc},
+	{Kind: chain.ErrRPC, Code: rpc.CodeMisc},
 	// Wallet errors carry Core's message; the kind names the code.
 	{Kind: wallet.ErrWallet, Code: rpc.CodeWalletError},
 	{Kind: wallet.ErrNotSupported, Code: rpc.CodeWalletError},

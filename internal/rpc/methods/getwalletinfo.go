@@ -23,7 +23,7 @@ type walletInfoResult struct {
 	PayTxFee              rpc.Amount `json:"paytxfee"`
 	PrivateKeysEnabled    bool       `json:"private_keys_enabled"`
 	AvoidReuse            bool       `json:"avoid_reuse"`
-	Scanning              bool       `json:"scanning"`
+	Scanning              any        `json:"scanning"`
 	Descriptors           bool       `json:"descriptors"`
 	ExternalSigner        bool       `json:"external_signer"`
 	Blank                 bool       `json:"blank"`
@@ -59,13 +59,13 @@ func newGetWalletInfo(d *Deps) *rpc.Method {
 				Blank:                 in.Blank,
 				Birthtime:             in.Birthtime,
 				Flags:                 in.Flags,
+				TxCount:               w.TxCount(),
+				Scanning:              scanning(d, w),
 			}
 			if until, encrypted := w.UnlockedUntil(); encrypted {
 				res.UnlockedUntil = &until
 			}
-			if d.Net != nil {
-				res.LastProcessedBlock = lastBlock{Hash: d.Net.GenesisHash.String(), Height: 0}
-			}
+			res.LastProcessedBlock = lastProcessed(d, w)
 			return res, nil
 		},
 	}

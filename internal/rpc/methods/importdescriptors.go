@@ -47,6 +47,9 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
+			if d.Chain != nil && d.Chain.Busy(w) {
+				return nil, errRescanBusy
+			}
 			var raws []json.RawMessage
 			if err := json.Unmarshal(req.Arg(0), &raws); err != nil {
 				return nil, rpc.TypeError(rpc.JSONType(req.Arg(0)), "array")
@@ -59,6 +62,9 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			results, err := w.ImportDescriptors(ctx, elems, func(i int) error { return tsErrs[i] })
 			if err != nil {
 				return nil, MapError(err)
+			}
+			if err := rescanAfterImport(ctx, d, w, raws, elems, results); err != nil {
+				return nil, err
 			}
 			out := make([]importResult, len(results))
 			for i, r := range results {

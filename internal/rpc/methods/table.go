@@ -26,6 +26,9 @@ type Deps struct {
 	// Wallets is the wallet manager; nil when the node runs without
 	// wallets (wallet methods then answer "Method not found").
 	Wallets *wallet.Manager
+	// Chain follows the chain for the wallets; nil when the node runs
+	// offline (no backend).
+	Chain ChainService
 }
 
 // All returns every method the node serves. To add a method, write its
@@ -39,6 +42,9 @@ func All(d *Deps) []*rpc.Method {
 		newUptime(d),
 		// Util.
 		newDeriveAddresses(d), newGetDescriptorInfo(d),
+		// Blockchain.
+		newGetBlockchainInfo(d),
+		newGetBlockCount(d),
 		// Raw transactions.
 		newSignRawTransactionWithKey(d),
 		// Testing aids (hidden from the help list).
@@ -57,6 +63,13 @@ func All(d *Deps) []*rpc.Method {
 		newKeypoolRefill(d),
 		newListDescriptors(d),
 		newListLabels(d),
+		// Wallet transactions and rescans.
+		newAbortRescan(d),
+		newGetBalances(d),
+		newGetTransaction(d),
+		newListTransactions(d),
+		newListUnspent(d),
+		newRescanBlockchain(d),
 		newListWalletDir(d),
 		newListWallets(d),
 		newLoadWallet(d),

@@ -1,0 +1,42 @@
+package methods
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+)
+
+type balancesMine struct {
+	Trusted          rpc.Amount `json:"trusted"`
+	UntrustedPending rpc.Amount `json:"untrusted_pending"`
+	Immature         rpc.Amount `json:"immature"`
+}
+
+type balancesResult struct {
+	Mine               balancesMine `json:"mine"`
+	LastProcessedBlock lastBlock    `json:"lastprocessedblock"`
+}
+
+// newGetBalances returns the getbalances method.
+func newGetBalances(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "getbalances",
+		Category:    walletCategory,
+		Description: "Returns the wallet's balances in BTC: confirmed and own unconfirmed (trusted), others' unconfirmed (untrusted_pending), and immature coinbase outputs.",
+		Result:      "{ \"mine\": { \"trusted\", \"untrusted_pending\", \"immature\" }, \"lastprocessedblock\": { \"hash\", \"height\" } }",
+		Examples:    []string{""},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			b, err := w.Balances(ctx)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			return balancesResult{Mine: balancesMine{Trusted: rpc.Amount(b.Trusted),
+				UntrustedPending: rpc.Amount(b.UntrustedPending), Immature: rpc.Amount(b.Immature)},
+				LastProcessedBlock: lastProcessed(d, w)}, nil
+		},
+	}
+}

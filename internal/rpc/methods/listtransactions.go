@@ -1,0 +1,130 @@
+package methods
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// txEntry is one listtransactions entry (and one gettransaction detail),
+// in Core's field order. The transaction fields are left out of details.
+type txEntry struct {
+	Address     string      `json:"address,omitempty"`
+	ParentDescs []string    `json:"parent_descs,omitempty"`
+	Category    string      `json:"category"`
+	Amount      rpc.Amount  `json:"amount"`
+	Label       *string     `json:"label,omitempty"`
+	Vout        uint32      `json:"vout"`
+	Fee         *rpc.Amount `json:"fee,omitempty"`
+	*txJSON
+	Abandoned bool `json:"abandoned"`
+}
+
+// txJSON is Core's WalletTxToJSON.
+type txJSON struct {
+	Confirmations   int64    `json:"confirmations"`
+	Generated       bool     `json:"generated,omitempty"`
+	Trusted         *bool    `json:"trusted,omitempty"`
+	BlockHash       string   `json:"blockhash,omitempty"`
+	BlockHeight     *int32   `json:"blockheight,omitempty"`
+	BlockIndex      *int32   `json:"blockindex,omitempty"`
+	BlockTime       *int64   `json:"blocktime,omitempty"`
+	TxID            string   `json:"txid"`
+	WTxID           string   `json:"wtxid"`
+	WalletConflicts []string `json:"walletconflicts"`
+	MempoolConflict []string `json:"mempoolconflicts"`
+	Time            int64    `json:"time"`
+	TimeReceived    int64    `json:"timereceived"`
+	Replaceable     string   `json:"bip125-replaceable"`
+}
+
+func toTxJSON(in wallet.TxInfo) *txJSON {
+	t := &txJSON{Confirmations: in.Confirmations, Generated: in.Generated, Trusted: in.Trusted,
+		TxID: in.TxID.String(), WTxID: in.WTxID.String(), WalletConflicts: []string{},
+		MempoolConflict: []string{}, Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no"}
+	if in.Confirmed {
+		h, i, bt := in.BlockHeight, in.BlockIndex, in.BlockTime
+		t.BlockHash, t.BlockHeight, t.BlockIndex, t.BlockTime = in.BlockHash.String(), &h, &i, &bt
+	} else {
+		t.Replaceable = "unknown"
+	}
+	return t
+}
+
+func toTxEntry(e wallet.TxEntry, long bool) txEntry {
+	out := txEntry{Address: e.Address, ParentDescs: e.ParentDescs, Category: e.Category,
+		Amount: rpc.Amount(e.Amount), Label: e.Label, Vout: e.Vout}
+	if e.Category == "receive" || e.Category == "generate" || e.Category == "immature" || e.Category == "orphan" {
+		out.ParentDescs = nonNil(e.ParentDescs)
+	} else {
+		out.ParentDescs = nil
+	}
+	if e.Fee != nil {
+		f := rpc.Amount(*e.Fee)
+		out.Fee = &f
+	}
+	if long {
+		out.txJSON = toTxJSON(e.Info)
+	}
+	return out
+}
+
+// newListTransactions returns the listtransactions method.
+func newListTransactions(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "listtransactions",
+		Category:    walletCategory,
+		Description: "Returns the most recent wallet transaction entries, skipping the first 'skip', for every label (\"*\") or one.",
+		Params: []rpc.Param{
+			{Name: "label", Type: rpc.TypeString, Optional: true, Description: "Only entries of this label; \"*\" for all."},
+			{Name: "count", Type: rpc.TypeNumber, Optional: true, Default: "10", Description: "How many entries."},
+			{Name: "skip", Type: rpc.TypeNumber, Optional: true, Default: "0", Description: "How many of the most recent entries to skip."},
+			{Name: "include_watchonly", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "No longer used."},
+		},
+		Result:   "[ { \"address\", \"category\", \"amount\", \"label\", \"vout\", \"confirmations\", \"txid\", ... }, ... ]",
+		Examples: []string{"", `"*" 20 100`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			var label *string
+			if req.Has(0) {
+				s, err := req.String(0)
+				if err != nil {
+					return nil, err
+				}
+				if s != "*" {
+					label = &s
+				}
+			}
+			count, skip := 10, 0
+			if req.Has(1) {
+				if count, err = req.Int(1); err != nil {
+					return nil, err
+				}
+			}
+			if req.Has(2) {
+				if skip, err = req.Int(2); err != nil {
+					return nil, err
+				}
+			}
+			if count < 0 {
+				return nil, rpc.NewError(rpc.CodeInvalidParameter, "Negative count")
+			}
+			if skip < 0 {
+				return nil, rpc.NewError(rpc.CodeInvalidParameter, "Negative from")
+			}
+			list, err := w.ListTransactions(ctx, label, count, skip)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			out := make([]txEntry, len(list))
+			for i, e := range list {
+				out[i] = toTxEntry(e, true)
+			}
+			return out, nil
+		},
+	}
+}

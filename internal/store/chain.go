@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// WalletTx is a stored wallet transaction. Height is -1 for a transaction
+// with no block (then the other block fields are zero).
+type WalletTx struct {
+	// TxID is the transaction's id (internal byte order).
+	TxID [32]byte
+	// Seq orders transactions by first sight; assigned by PutWalletTx on
+	// insert and kept on update.
+	Seq int64
+	// Raw is the serialized transaction, witnesses included.
+	Raw []byte
+	// TimeReceived is when the wallet first saw it, in UNIX seconds.
+	TimeReceived int64
+	// Height, BlockHash, BlockTime and BlockIndex place it in its block.
+	Height     int32
+	BlockHash  [32]byte
+	BlockTime  int64
+	BlockIndex int32
+}
+
+// BlockRef is a block the wallet processed.
+type BlockRef struct {
+	Height int32
+	Hash   [32]byte
+}
+
+// RescanState is a rescan in progress: heights below Next are done, Stop is
+// the last height it scans.
+type RescanState struct {
+	Next, Stop int32
+}
+
+// ChainSnapshot is the chain part of a wallet database.
+type ChainSnapshot struct {
+	// Txs are ordered by Seq.
+	Txs []WalletTx
+	// Recent are the last processed blocks, lowest first.
+	Recent []BlockRef
+	// Rescan is the rescan to resume, nil when none.
+	Rescan *RescanState
+}
+
+// LoadChain reads the wallet's transactions and chain state.
+func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return nil, storeErr(ErrDatabase, "database is closed", nil)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "begin read", err)
+	}
+	defer tx.Rollback()
+	snap := &ChainSnapshot{}
+	rows, err := tx.QueryContext(ctx, `SELECT txid, seq, raw, time_received, block_hash,
+		block_height, block_time, block_index FROM wallet_txs ORDER BY seq`)
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read transactions", err)
+	}
+	for rows.Next() {
+		var t WalletTx
+		var id, hash []byte
+		var height, btime, bindex sql.NullInt64
+		if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &hash, &height,
+			&btime, &bindex); err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read transactions", err)
+		}
+		copy(t.TxID[:], id)
+		t.Height = -1
+		if height.Valid {
+			t.Height = int32(height.Int64)
+			copy(t.BlockHash[:], hash)
+			t.BlockTime = btime.Int64
+			t.BlockIndex = int32(bindex.Int64)
+		}
+		snap.Txs = append(snap.Txs, t)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, storeErr(ErrDatabase, "read transactions", err)
+	}
+	rows, err = tx.QueryContext(ctx, "SELECT height, hash FROM chain_blocks ORDER BY height")
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read chain state", err)
+	}
+	for rows.Next() {
+		var b BlockRef
+		var hash []byte
+		if err := rows.Scan(&b.Height, &hash); err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read chain state", err)
+		}
+		copy(b.Hash[:], hash)
+		snap.Recent = append(snap.Recent, b)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, storeErr(ErrDatabase, "read chain state", err)
+	}
+	var rs RescanState
+	err = tx.QueryRowContext(ctx, "SELECT next_height, stop_height FROM rescan WHERE id = 1").
+		Scan(&rs.Next, &rs.Stop)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return nil, storeErr(ErrDatabase, "read rescan state", err)
+	default:
+		snap.Rescan = &rs
+	}
+	return snap, nil
+}
+
+// PutWalletTx inserts a transaction or updates its block, and returns its
+// sequence number (new on insert, kept on update, as is TimeReceived).
+func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
+	var seq int64
+	err := t.tx.QueryRowContext(t.ctx, "SELECT seq FROM wallet_txs WHERE txid = ?", w.TxID[:]).Scan(&seq)
+	var hash, height, btime, bindex any
+	if w.Height >= 0 {
+		hash, height, btime, bindex = w.BlockHash[:], w.Height, w.BlockTime, w.BlockIndex
+	}
+	switch {
+	case err == sql.ErrNoRows:
+		if err := t.tx.QueryRowContext(t.ctx, "SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs").Scan(&seq); err != nil {
+			return 0, storeErr(ErrDatabase, "write transaction", err)
+		}
+		return seq, t.exec("write transaction", `INSERT INTO wallet_txs (txid, seq, raw, time_received,
+			block_hash, block_height, block_time, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			w.TxID[:], seq, w.Raw, w.TimeReceived, hash, height, btime, bindex)
+	case err != nil:
+		return 0, storeErr(ErrDatabase, "write transaction", err)
+	}
+	return seq, t.exec("write transaction", `UPDATE wallet_txs SET raw = ?, block_hash = ?, block_height = ?,
+		block_time = ?, block_index = ? WHERE txid = ?`, w.Raw, hash, height, btime, bindex, w.TxID[:])
+}
+
+// UnconfirmAbove removes the block of every transaction confirmed above
+// height.
+func (t *Tx) UnconfirmAbove(height int32) error {
+	return t.exec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
+		block_time = NULL, block_index = NULL WHERE block_height > ?`, height)
+}
+
+// SetRecentBlocks replaces the recorded chain state.
+func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
+	if err := t.exec("write chain state", "DELETE FROM chain_blocks"); err != nil {
+		return err
+	}
+	for _, b := range blocks {
+		if err := t.exec("write chain state", "INSERT INTO chain_blocks (height, hash) VALUES (?, ?)",
+			b.Height, b.Hash[:]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SetRescan records a rescan in progress; nil removes the record.
+func (t *Tx) SetRescan(rs *RescanState) error {
+	if rs == nil {
+		return t.exec("write rescan state", "DELETE FROM rescan")
+	}
+	return t.exec("write rescan state", `INSERT INTO rescan (id, next_height, stop_height) VALUES (1, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET next_height = excluded.next_height, stop_height = excluded.stop_height`,
+		rs.Next, rs.Stop)
+}

@@ -1,0 +1,668 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/address"
+)
+
+// ChainStore is the optional part of a Store that keeps the wallet's
+// transactions and chain state. A store without it keeps them in memory
+// only.
+type ChainStore interface {
+	// LoadChain reads the transactions and the chain state.
+	LoadChain(ctx context.Context) (*ChainSnapshot, error)
+	// UpdateChain runs fn in one write transaction.
+	UpdateChain(ctx context.Context, fn func(ChainStoreTx) error) error
+}
+
+// ChainStoreTx is a write transaction of a ChainStore: the descriptor
+// writes of StoreTx (key-pool top-ups, labels of used addresses) and the
+// chain writes, committed together.
+type ChainStoreTx interface {
+	StoreTx
+	// PutTx inserts a transaction or updates its block; it returns the
+	// transaction's sequence number.
+	PutTx(r TxRecord) (int64, error)
+	// UnconfirmAbove clears the block of every transaction above height.
+	UnconfirmAbove(height int32) error
+	// SetRecentBlocks replaces the recorded last processed blocks.
+	SetRecentBlocks(blocks []BlockRef) error
+	// SetRescan records a rescan in progress; nil clears it.
+	SetRescan(rs *RescanState) error
+}
+
+// TxRecord is a stored wallet transaction; Height is -1 when it has no
+// block.
+type TxRecord struct {
+	TxID         [32]byte
+	Seq          int64
+	Raw          []byte
+	TimeReceived int64
+	Height       int32
+	BlockHash    [32]byte
+	BlockTime    int64
+	BlockIndex   int32
+}
+
+// BlockRef is a processed block.
+type BlockRef struct {
+	Height int32
+	Hash   [32]byte
+}
+
+// RescanState is a rescan in progress: heights below Next are done, Stop
+// is the last one to scan.
+type RescanState struct {
+	Next, Stop int32
+}
+
+// ChainSnapshot is the chain content of a wallet database.
+type ChainSnapshot struct {
+	Txs    []TxRecord
+	Recent []BlockRef
+	Rescan *RescanState
+}
+
+// BlockInfo names a block that holds wallet transactions.
+type BlockInfo struct {
+	Height int32
+	Hash   chainhash.Hash
+	Time   int64
+}
+
+// walletTx is a transaction of the wallet in memory.
+type walletTx struct {
+	rec      TxRecord
+	tx       *wire.MsgTx
+	txid     chainhash.Hash
+	coinbase bool
+}
+
+func (t *walletTx) confirmed() bool { return t.rec.Height >= 0 }
+
+// chainData is what the wallet knows of the chain: its transactions, the
+// outputs they spend, the last processed blocks and a running rescan. It
+// is read from the database at first use.
+type chainData struct {
+	once    sync.Once
+	loadErr error
+
+	mu      sync.RWMutex
+	txs     map[chainhash.Hash]*walletTx
+	order   []*walletTx // by Seq
+	spentBy map[wire.OutPoint]chainhash.Hash
+	recent  []BlockRef
+	rescan  *RescanState
+	nextSeq int64
+
+	scriptsMu sync.Mutex
+	scripts   map[uint32]*scriptCache
+}
+
+// scriptCache holds the derived scripts of one descriptor over
+// [start, end).
+type scriptCache struct {
+	d          *descriptor.Descriptor
+	start, end int64
+	scripts    [][]byte
+}
+
+// loadChain reads the chain data once.
+func (w *Wallet) loadChain(ctx context.Context) error {
+	c := &w.chain
+	c.once.Do(func() {
+		c.txs = map[chainhash.Hash]*walletTx{}
+		c.spentBy = map[wire.OutPoint]chainhash.Hash{}
+		c.scripts = map[uint32]*scriptCache{}
+		c.nextSeq = 1
+		cs, ok := w.store.(ChainStore)
+		if !ok {
+			return
+		}
+		snap, err := cs.LoadChain(ctx)
+		if err != nil {
+			c.loadErr = storageErr(err)
+			return
+		}
+		for _, r := range snap.Txs {
+			wt, err := newWalletTx(r)
+			if err != nil {
+				continue
+			}
+			c.add(wt)
+		}
+		c.recent = snap.Recent
+		c.rescan = snap.Rescan
+	})
+	return c.loadErr
+}
+
+func newWalletTx(r TxRecord) (*walletTx, error) {
+	var tx wire.MsgTx
+	if err := tx.Deserialize(bytes.NewReader(r.Raw)); err != nil {
+		return nil, err
+	}
+	return &walletTx{rec: r, tx: &tx, txid: chainhash.Hash(r.TxID), coinbase: isCoinbase(&tx)}, nil
+}
+
+func isCoinbase(tx *wire.MsgTx) bool {
+	if len(tx.TxIn) != 1 {
+		return false
+	}
+	p := tx.TxIn[0].PreviousOutPoint
+	return p.Index == wire.MaxPrevOutIndex && p.Hash == (chainhash.Hash{})
+}
+
+// add records a new transaction. The caller holds c.mu.
+func (c *chainData) add(wt *walletTx) {
+	c.txs[wt.txid] = wt
+	c.order = append(c.order, wt)
+	if wt.rec.Seq >= c.nextSeq {
+		c.nextSeq = wt.rec.Seq + 1
+	}
+	if !wt.coinbase {
+		for _, in := range wt.tx.TxIn {
+			c.spentBy[in.PreviousOutPoint] = wt.txid
+		}
+	}
+}
+
+// ScriptGeneration changes whenever the wallet gains scripts (imports,
+// key-pool top-ups, new addresses past the derived range).
+func (w *Wallet) ScriptGeneration() uint64 {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	var g uint64
+	for _, wd := range w.descs {
+		g++
+		if wd.rec.Ranged {
+			g += uint64(wd.rec.RangeEnd - wd.rec.RangeStart)
+		}
+	}
+	return g
+}
+
+// WatchList returns what a chain scan must look for: every scriptPubKey
+// the wallet derives, and the outputs it owns and has not seen spent, with
+// the generation of the scripts.
+func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoint, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return 0, nil, nil, err
+	}
+	type job struct {
+		slot       uint32
+		d          *descriptor.Descriptor
+		cache      *descriptor.Cache
+		start, end int64
+	}
+	w.mu.RLock()
+	var jobs []job
+	var gen uint64
+	for _, wd := range w.descs {
+		gen++
+		j := job{slot: wd.slot, d: wd.d, cache: wd.cache, start: 0, end: 1}
+		if wd.rec.Ranged {
+			gen += uint64(wd.rec.RangeEnd - wd.rec.RangeStart)
+			j.start, j.end = wd.rec.RangeStart, wd.rec.RangeEnd
+		}
+		jobs = append(jobs, j)
+	}
+	w.mu.RUnlock()
+
+	c := &w.chain
+	c.scriptsMu.Lock()
+	defer c.scriptsMu.Unlock()
+	var scripts [][]byte
+	for _, j := range jobs {
+		sc := c.scripts[j.slot]
+		if sc == nil || sc.d != j.d && sc.d.Public().String() != j.d.Public().String() {
+			sc = nil
+		}
+		if sc == nil {
+			s, err := deriveScripts(ctx, j.d, j.cache, j.start, j.end)
+			if err != nil {
+				return 0, nil, nil, err
+			}
+			sc = &scriptCache{d: j.d, start: j.start, end: j.end, scripts: s}
+		} else {
+			if j.start < sc.start {
+				lo, err := deriveScripts(ctx, j.d, j.cache, j.start, sc.start)
+				if err != nil {
+					return 0, nil, nil, err
+				}
+				sc.scripts = append(lo, sc.scripts...)
+				sc.start = j.start
+			}
+			if j.end > sc.end {
+				hi, err := deriveScripts(ctx, j.d, j.cache, sc.end, j.end)
+				if err != nil {
+					return 0, nil, nil, err
+				}
+				sc.scripts = append(sc.scripts, hi...)
+				sc.end = j.end
+			}
+		}
+		c.scripts[j.slot] = sc
+		scripts = append(scripts, sc.scripts...)
+	}
+	return gen, scripts, w.unspentOutpoints(), nil
+}
+
+// deriveScripts derives the scriptPubKeys of indexes [start, end) of d,
+// spread over GOMAXPROCS goroutines.
+func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, start, end int64) ([][]byte, error) {
+	if end <= start {
+		return nil, nil
+	}
+	n := end - start
+	parts := int64(runtime.GOMAXPROCS(0))
+	if n < 256 || parts < 2 {
+		parts = 1
+	}
+	per := (n + parts - 1) / parts
+	res := make([][][]byte, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := int64(0); p < parts; p++ {
+		lo := start + p*per
+		hi := min(lo+per, end)
+		if lo >= hi {
+			continue
+		}
+		wg.Add(1)
+		go func(p, lo, hi int64) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if i%512 == 0 && ctx.Err() != nil {
+					errs[p] = ctx.Err()
+					return
+				}
+				outs, err := d.Expand(uint32(i), cache)
+				if err != nil {
+					errs[p] = err
+					return
+				}
+				for _, o := range outs {
+					res[p] = append(res[p], o.ScriptPubKey)
+				}
+			}
+		}(p, lo, hi)
+	}
+	wg.Wait()
+	var out [][]byte
+	for p := range res {
+		if errs[p] != nil {
+			return nil, errs[p]
+		}
+		out = append(out, res[p]...)
+	}
+	return out, nil
+}
+
+// unspentOutpoints returns the wallet's outputs no wallet transaction
+// spends.
+func (w *Wallet) unspentOutpoints() []wire.OutPoint {
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var ops []wire.OutPoint
+	for _, wt := range c.order {
+		for i, out := range wt.tx.TxOut {
+			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
+			if _, spent := c.spentBy[op]; spent {
+				continue
+			}
+			if w.IsMine(out.PkScript) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	return ops
+}
+
+// isFromMe reports whether one of tx's inputs spends an output of the
+// wallet. The caller holds c.mu.
+func (w *Wallet) isFromMe(tx *wire.MsgTx) bool {
+	c := &w.chain
+	for _, in := range tx.TxIn {
+		prev, ok := c.txs[in.PreviousOutPoint.Hash]
+		if !ok || int(in.PreviousOutPoint.Index) >= len(prev.tx.TxOut) {
+			continue
+		}
+		if w.IsMine(prev.tx.TxOut[in.PreviousOutPoint.Index].PkScript) {
+			return true
+		}
+	}
+	return false
+}
+
+// usedIndex is the highest index of a ranged descriptor a block's
+// transactions pay.
+type usedIndex struct {
+	wd    *walletDesc
+	index int64
+}
+
+// BlockConnected records the wallet's transactions of a block, in block
+// order, with their positions in the block (indexes may be nil). Delivering
+// the same block again only updates what changed. Outputs to ranged
+// descriptors move their next index past the used one and top the key pool
+// up; an active receive descriptor also labels the addresses up to it "".
+func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	if w.isClosed() {
+		return walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
+	}
+	c := &w.chain
+	now := time.Now().Unix()
+
+	var recs []TxRecord
+	used := map[*walletDesc]int64{}
+	c.mu.RLock()
+	for i, tx := range txs {
+		mine := false
+		w.mu.RLock()
+		for _, out := range tx.TxOut {
+			for _, m := range w.findScript(out.PkScript) {
+				mine = true
+				if m.wd.rec.Ranged {
+					if old, ok := used[m.wd]; !ok || int64(m.index) > old {
+						used[m.wd] = int64(m.index)
+					}
+				}
+			}
+		}
+		w.mu.RUnlock()
+		if !mine && !w.isFromMe(tx) {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := tx.Serialize(&buf); err != nil {
+			c.mu.RUnlock()
+			return err
+		}
+		r := TxRecord{TxID: tx.TxHash(), Raw: buf.Bytes(), TimeReceived: now,
+			Height: blk.Height, BlockHash: blk.Hash, BlockTime: blk.Time}
+		if i < len(indexes) {
+			r.BlockIndex = int32(indexes[i])
+		}
+		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
+			r.Seq, r.TimeReceived = old.rec.Seq, old.rec.TimeReceived
+		}
+		recs = append(recs, r)
+	}
+	c.mu.RUnlock()
+	if len(recs) == 0 {
+		return nil
+	}
+
+	// Key-pool top-ups for the used indexes.
+	type topUp struct {
+		wd     *walletDesc
+		next   int64
+		end    int64
+		blocks []derived
+		labels []LabelRecord
+	}
+	var tops []topUp
+	w.mu.RLock()
+	activeExt := map[*walletDesc]bool{}
+	for k, wd := range w.active {
+		if !k.internal {
+			activeExt[wd] = true
+		}
+	}
+	var useds []usedIndex
+	for wd, idx := range used {
+		if idx >= wd.rec.NextIndex {
+			useds = append(useds, usedIndex{wd, idx})
+		}
+	}
+	w.mu.RUnlock()
+	sort.Slice(useds, func(i, j int) bool { return useds[i].wd.slot < useds[j].wd.slot })
+	for _, u := range useds {
+		wd := u.wd
+		t := topUp{wd: wd, next: u.index + 1, end: wd.rec.RangeEnd}
+		if e := t.next + int64(w.cfg.Keypool); e > t.end {
+			t.end = min(e, maxIndex+1)
+		}
+		if t.end > wd.rec.RangeEnd {
+			blocks, err := deriveDigests(ctx, wd.d, wd.cache, wd.rec.RangeEnd, t.end, wd.perIndex)
+			if err != nil {
+				// Hardened steps of a locked wallet: no top-up now.
+				t.end = wd.rec.RangeEnd
+			} else {
+				t.blocks = blocks
+			}
+		}
+		if activeExt[wd] {
+			w.mu.RLock()
+			for i := wd.rec.NextIndex; i <= u.index; i++ {
+				outs, err := wd.expand(uint32(i))
+				if err != nil || len(outs) == 0 {
+					continue
+				}
+				spk := outs[0].ScriptPubKey
+				if _, ok := address.Encode(spk, w.cfg.Net); !ok {
+					continue
+				}
+				if _, ok := w.book[string(spk)]; ok {
+					continue
+				}
+				l := ""
+				t.labels = append(t.labels, LabelRecord{Script: spk, Label: &l, Purpose: purposeReceive})
+			}
+			w.mu.RUnlock()
+		}
+		tops = append(tops, t)
+	}
+
+	seqs := make([]int64, len(recs))
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		for i, r := range recs {
+			seq, err := tx.PutTx(r)
+			if err != nil {
+				return err
+			}
+			seqs[i] = seq
+		}
+		for _, t := range tops {
+			if err := tx.SetNextIndex(t.wd.rec.ID, t.next, t.end); err != nil {
+				return err
+			}
+			for _, ch := range chunkRecords(t.wd.rec.ID, t.blocks) {
+				if err := tx.PutChunk(ch); err != nil {
+					return err
+				}
+			}
+			for _, l := range t.labels {
+				if err := tx.PutLabel(l); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	c.mu.Lock()
+	for i, r := range recs {
+		if r.Seq == 0 {
+			if seqs[i] > 0 {
+				r.Seq = seqs[i]
+			} else {
+				r.Seq = c.nextSeq
+			}
+		}
+		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
+			old.rec = r
+			continue
+		}
+		wt, err := newWalletTx(r)
+		if err != nil {
+			continue
+		}
+		c.add(wt)
+	}
+	c.mu.Unlock()
+	if len(tops) > 0 {
+		w.mu.Lock()
+		for _, t := range tops {
+			t.wd.rec.NextIndex = t.next
+			t.wd.rec.RangeEnd = t.end
+			w.indexBlocks(t.wd, t.blocks)
+			for _, l := range t.labels {
+				w.book[string(l.Script)] = &bookEntry{label: l.Label, purpose: l.Purpose}
+			}
+		}
+		w.mu.Unlock()
+	}
+	return nil
+}
+
+// updateChain runs fn in one transaction of the chain store; without one it
+// runs nothing and succeeds (the data stays in memory).
+func (w *Wallet) updateChain(ctx context.Context, fn func(ChainStoreTx) error) error {
+	cs, ok := w.store.(ChainStore)
+	if !ok {
+		return nil
+	}
+	if err := cs.UpdateChain(ctx, fn); err != nil {
+		return storageErr(err)
+	}
+	return nil
+}
+
+// Rollback unconfirms every transaction above height (the blocks a reorg
+// dropped) and forgets the processed blocks above it.
+func (w *Wallet) Rollback(ctx context.Context, height int32) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var kept []BlockRef
+	for _, b := range c.recent {
+		if b.Height <= height {
+			kept = append(kept, b)
+		}
+	}
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		if err := tx.UnconfirmAbove(height); err != nil {
+			return err
+		}
+		return tx.SetRecentBlocks(kept)
+	})
+	if err != nil {
+		return err
+	}
+	for _, wt := range c.order {
+		if wt.rec.Height > height {
+			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
+		}
+	}
+	c.recent = kept
+	return nil
+}
+
+// Checkpoint records the last processed blocks, lowest first.
+func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRecentBlocks(recent) }); err != nil {
+		return err
+	}
+	c.recent = append([]BlockRef(nil), recent...)
+	return nil
+}
+
+// RecentBlocks returns the recorded last processed blocks, lowest first.
+func (w *Wallet) RecentBlocks(ctx context.Context) ([]BlockRef, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return append([]BlockRef(nil), c.recent...), nil
+}
+
+// LastProcessedBlock returns the last processed block, false when none.
+func (w *Wallet) LastProcessedBlock() (BlockRef, bool) {
+	if w.loadChain(context.Background()) != nil {
+		return BlockRef{}, false
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if len(c.recent) == 0 {
+		return BlockRef{}, false
+	}
+	return c.recent[len(c.recent)-1], true
+}
+
+// SetRescanProgress records how far a rescan got; next past stop (or rs
+// nil) clears the record.
+func (w *Wallet) SetRescanProgress(ctx context.Context, rs *RescanState) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	if rs != nil && rs.Next > rs.Stop {
+		rs = nil
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if rs == nil && c.rescan == nil {
+		return nil
+	}
+	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRescan(rs) }); err != nil {
+		return err
+	}
+	if rs != nil {
+		r := *rs
+		c.rescan = &r
+	} else {
+		c.rescan = nil
+	}
+	return nil
+}
+
+// PendingRescan returns the recorded rescan in progress, nil when none.
+func (w *Wallet) PendingRescan(ctx context.Context) (*RescanState, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if c.rescan == nil {
+		return nil, nil
+	}
+	r := *c.rescan
+	return &r, nil
+}
+
+// Closed reports whether the wallet was unloaded.
+func (w *Wallet) Closed() bool { return w.isClosed() }

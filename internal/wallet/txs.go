@@ -1,0 +1,422 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/script"
+)
+
+// CoinbaseMaturity is the depth a coinbase needs before the wallet spends
+// it (Core's COINBASE_MATURITY + 1: 100 blocks on top of its own).
+const CoinbaseMaturity = 100
+
+// Unspent is one entry of listunspent.
+type Unspent struct {
+	TxID          chainhash.Hash
+	Vout          uint32
+	Address       string
+	Label         *string
+	RedeemScript  string
+	WitnessScript string
+	Script        []byte
+	Amount        int64
+	Confirmations int64
+	Solvable      bool
+	Desc          string
+	ParentDescs   []string
+	Safe          bool
+}
+
+// Balances is getbalances' "mine" section, in satoshis.
+type Balances struct {
+	Trusted, UntrustedPending, Immature int64
+}
+
+// TxInfo is what Core's WalletTxToJSON reports of a transaction.
+type TxInfo struct {
+	Confirmations int64
+	Generated     bool
+	// Trusted is set only for an unconfirmed transaction.
+	Trusted      *bool
+	Confirmed    bool
+	BlockHash    chainhash.Hash
+	BlockHeight  int32
+	BlockIndex   int32
+	BlockTime    int64
+	TxID         chainhash.Hash
+	WTxID        chainhash.Hash
+	Time         int64
+	TimeReceived int64
+}
+
+// TxEntry is one entry of listtransactions or of gettransaction's details.
+type TxEntry struct {
+	Address     string
+	ParentDescs []string
+	Category    string
+	// Amount is negative for sends.
+	Amount int64
+	Label  *string
+	Vout   uint32
+	// Fee is set (negative) on sends.
+	Fee  *int64
+	Info TxInfo
+}
+
+// TxDetails is gettransaction's reply.
+type TxDetails struct {
+	Amount  int64
+	Fee     *int64
+	Info    TxInfo
+	Details []TxEntry
+	Hex     string
+}
+
+// tipHeight is the height of the last processed block, or the highest
+// block holding a wallet transaction when that is higher. The caller holds
+// c.mu.
+func (c *chainData) tipHeight() int32 {
+	h := int32(-1)
+	if len(c.recent) > 0 {
+		h = c.recent[len(c.recent)-1].Height
+	}
+	for _, wt := range c.order {
+		if wt.rec.Height > h {
+			h = wt.rec.Height
+		}
+	}
+	return h
+}
+
+func (c *chainData) depth(wt *walletTx, tip int32) int64 {
+	if !wt.confirmed() {
+		return 0
+	}
+	return int64(tip-wt.rec.Height) + 1
+}
+
+// immature reports whether wt is a coinbase too young to spend.
+func immature(wt *walletTx, depth int64) bool {
+	return wt.coinbase && depth <= CoinbaseMaturity
+}
+
+// outInfo is what the wallet knows of one output script.
+type outInfo struct {
+	mine     bool
+	address  string
+	label    *string
+	parents  []string
+	isChange bool
+}
+
+// scriptInfo describes an output script. The caller holds no lock.
+func (w *Wallet) scriptInfo(spk []byte) outInfo {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	var oi outInfo
+	ms := w.findScript(spk)
+	oi.mine = len(ms) > 0
+	for _, m := range ms {
+		oi.parents = append(oi.parents, m.wd.normalized)
+	}
+	oi.address, _ = address.Encode(spk, w.cfg.Net)
+	if e := w.book[string(spk)]; e != nil {
+		oi.label = e.label
+	}
+	oi.isChange = oi.mine && (oi.address == "" || oi.label == nil)
+	return oi
+}
+
+// debit returns the value of the wallet's outputs tx spends. The caller
+// holds c.mu.
+func (w *Wallet) debit(tx *wire.MsgTx) (int64, bool) {
+	c := &w.chain
+	var sum int64
+	all := len(tx.TxIn) > 0
+	for _, in := range tx.TxIn {
+		prev, ok := c.txs[in.PreviousOutPoint.Hash]
+		if !ok || int(in.PreviousOutPoint.Index) >= len(prev.tx.TxOut) {
+			all = false
+			continue
+		}
+		out := prev.tx.TxOut[in.PreviousOutPoint.Index]
+		if w.IsMine(out.PkScript) {
+			sum += out.Value
+		} else {
+			all = false
+		}
+	}
+	return sum, all
+}
+
+// trusted reports whether an unconfirmed transaction counts as the
+// wallet's own (it spends only wallet outputs). The caller holds c.mu.
+func (w *Wallet) trusted(wt *walletTx, depth int64) bool {
+	if depth >= 1 {
+		return true
+	}
+	if wt.coinbase {
+		return false
+	}
+	_, all := w.debit(wt.tx)
+	return all
+}
+
+// ListUnspent returns the wallet's unspent outputs with between minConf and
+// maxConf confirmations, only those paying one of scripts when scripts is
+// not empty, in the order the wallet saw them.
+func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, scripts [][]byte) ([]Unspent, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	var out []Unspent
+	for _, wt := range c.order {
+		depth := c.depth(wt, tip)
+		if depth < minConf || depth > maxConf || immature(wt, depth) {
+			continue
+		}
+		if wt.coinbase && depth < 1 {
+			continue
+		}
+		trusted := w.trusted(wt, depth)
+		for i, o := range wt.tx.TxOut {
+			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
+			if _, spent := c.spentBy[op]; spent {
+				continue
+			}
+			if len(scripts) > 0 {
+				found := false
+				for _, s := range scripts {
+					if bytes.Equal(s, o.PkScript) {
+						found = true
+						break
+					}
+				}
+				if !found {
+					continue
+				}
+			}
+			oi := w.scriptInfo(o.PkScript)
+			if !oi.mine {
+				continue
+			}
+			ai := w.AddressInfo(o.PkScript)
+			u := Unspent{TxID: wt.txid, Vout: uint32(i), Address: oi.address, Label: oi.label,
+				Script: o.PkScript, Amount: o.Value, Confirmations: depth, Solvable: ai.Solvable,
+				Desc: ai.Desc, ParentDescs: oi.parents, Safe: trusted}
+			if oi.address == "" {
+				u.Label = nil
+			}
+			cls, _ := script.Solve(o.PkScript)
+			switch cls {
+			case script.ScriptHash:
+				u.RedeemScript = ai.Hex
+				if ai.Embedded != nil {
+					if ec, _ := script.Solve(mustHex(ai.Hex)); ec == script.WitnessV0ScriptHash {
+						u.WitnessScript = ai.Embedded.Hex
+					}
+				}
+			case script.WitnessV0ScriptHash:
+				u.WitnessScript = ai.Hex
+			}
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
+
+func mustHex(s string) []byte {
+	b, _ := hex.DecodeString(s)
+	return b
+}
+
+// Balances returns the wallet's balances.
+func (w *Wallet) Balances(ctx context.Context) (Balances, error) {
+	var b Balances
+	if err := w.loadChain(ctx); err != nil {
+		return b, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	for _, wt := range c.order {
+		depth := c.depth(wt, tip)
+		if wt.coinbase && depth < 1 {
+			continue
+		}
+		var credit int64
+		for i, o := range wt.tx.TxOut {
+			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
+				continue
+			}
+			if w.IsMine(o.PkScript) {
+				credit += o.Value
+			}
+		}
+		switch {
+		case immature(wt, depth):
+			b.Immature += credit
+		case w.trusted(wt, depth):
+			b.Trusted += credit
+		default:
+			b.UntrustedPending += credit
+		}
+	}
+	return b, nil
+}
+
+// TxCount returns the number of wallet transactions.
+func (w *Wallet) TxCount() int {
+	if w.loadChain(context.Background()) != nil {
+		return 0
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.order)
+}
+
+// txInfo fills the common fields. The caller holds c.mu.
+func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
+	depth := w.chain.depth(wt, tip)
+	in := TxInfo{Confirmations: depth, Generated: wt.coinbase, TxID: wt.txid,
+		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeReceived}
+	if wt.confirmed() {
+		in.Confirmed = true
+		in.BlockHash = chainhash.Hash(wt.rec.BlockHash)
+		in.BlockHeight = wt.rec.Height
+		in.BlockIndex = wt.rec.BlockIndex
+		in.BlockTime = wt.rec.BlockTime
+		if wt.rec.BlockTime < in.Time {
+			in.Time = wt.rec.BlockTime
+		}
+	} else {
+		t := w.trusted(wt, depth)
+		in.Trusted = &t
+	}
+	return in
+}
+
+// entries returns the listtransactions entries of one transaction: sends
+// (outputs leaving the wallet, change left out) then receives. The caller
+// holds c.mu.
+func (w *Wallet) entries(wt *walletTx, tip int32) (sent, received []TxEntry, fee *int64, net int64) {
+	info := w.txInfo(wt, tip)
+	debit, _ := w.debit(wt.tx)
+	depth := info.Confirmations
+	if debit > 0 {
+		var outSum int64
+		for _, o := range wt.tx.TxOut {
+			outSum += o.Value
+		}
+		f := -(debit - outSum)
+		fee = &f
+	}
+	var credit int64
+	for i, o := range wt.tx.TxOut {
+		oi := w.scriptInfo(o.PkScript)
+		if oi.mine {
+			credit += o.Value
+		}
+		if debit > 0 && !oi.isChange {
+			e := TxEntry{Address: oi.address, Category: "send", Amount: -o.Value,
+				Label: oi.label, Vout: uint32(i), Fee: fee, Info: info}
+			if oi.address == "" {
+				e.Label = nil
+			}
+			sent = append(sent, e)
+		}
+		if oi.mine {
+			cat := "receive"
+			if wt.coinbase {
+				switch {
+				case depth < 1:
+					cat = "orphan"
+				case immature(wt, depth):
+					cat = "immature"
+				default:
+					cat = "generate"
+				}
+			}
+			e := TxEntry{Address: oi.address, ParentDescs: oi.parents, Category: cat,
+				Amount: o.Value, Label: oi.label, Vout: uint32(i), Info: info}
+			if oi.address == "" {
+				e.Label = nil
+			}
+			received = append(received, e)
+		}
+	}
+	net = credit - debit
+	if fee != nil {
+		net -= *fee
+	}
+	return sent, received, fee, net
+}
+
+// ListTransactions returns the most recent count entries after skipping
+// skip, oldest first, of every label (label nil) or of one.
+func (w *Wallet) ListTransactions(ctx context.Context, label *string, count, skip int) ([]TxEntry, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	var all []TxEntry
+	keep := func(e TxEntry) bool {
+		if label == nil {
+			return true
+		}
+		return e.Label != nil && *e.Label == *label
+	}
+	for _, wt := range c.order {
+		sent, received, _, _ := w.entries(wt, tip)
+		for _, e := range sent {
+			if keep(e) {
+				all = append(all, e)
+			}
+		}
+		for _, e := range received {
+			if keep(e) {
+				all = append(all, e)
+			}
+		}
+	}
+	end := len(all) - skip
+	if end <= 0 {
+		return []TxEntry{}, nil
+	}
+	start := max(end-count, 0)
+	return append([]TxEntry{}, all[start:end]...), nil
+}
+
+// Transaction returns gettransaction's view of a wallet transaction.
+func (w *Wallet) Transaction(ctx context.Context, txid chainhash.Hash) (*TxDetails, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	wt, ok := c.txs[txid]
+	if !ok {
+		return nil, walletErr(ErrInvalidAddressOrKey, "Invalid or non-wallet transaction id")
+	}
+	tip := c.tipHeight()
+	sent, received, fee, net := w.entries(wt, tip)
+	d := &TxDetails{Amount: net, Fee: fee, Info: w.txInfo(wt, tip), Hex: hex.EncodeToString(wt.rec.Raw)}
+	d.Details = append(append([]TxEntry{}, sent...), received...)
+	return d, nil
+}

@@ -1,0 +1,60 @@
+package walletdb
+
+import (
+	"context"
+
+	"github.com/descwallet/descwallet/internal/store"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+var _ wallet.ChainStore = db{}
+
+// LoadChain reads the wallet's transactions and chain state.
+func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
+	snap, err := d.s.LoadChain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &wallet.ChainSnapshot{}
+	for _, t := range snap.Txs {
+		out.Txs = append(out.Txs, wallet.TxRecord(t))
+	}
+	for _, b := range snap.Recent {
+		out.Recent = append(out.Recent, wallet.BlockRef(b))
+	}
+	if snap.Rescan != nil {
+		rs := wallet.RescanState(*snap.Rescan)
+		out.Rescan = &rs
+	}
+	return out, nil
+}
+
+// UpdateChain runs fn in one write transaction that can write both the
+// wallet's descriptors and its chain data.
+func (d db) UpdateChain(ctx context.Context, fn func(wallet.ChainStoreTx) error) error {
+	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(chainTxn{txn{tx}}) })
+}
+
+type chainTxn struct{ txn }
+
+func (t chainTxn) PutTx(r wallet.TxRecord) (int64, error) {
+	return t.tx.PutWalletTx(store.WalletTx(r))
+}
+
+func (t chainTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
+
+func (t chainTxn) SetRecentBlocks(blocks []wallet.BlockRef) error {
+	out := make([]store.BlockRef, len(blocks))
+	for i, b := range blocks {
+		out[i] = store.BlockRef(b)
+	}
+	return t.tx.SetRecentBlocks(out)
+}
+
+func (t chainTxn) SetRescan(rs *wallet.RescanState) error {
+	if rs == nil {
+		return t.tx.SetRescan(nil)
+	}
+	r := store.RescanState(*rs)
+	return t.tx.SetRescan(&r)
+}

@@ -1,0 +1,365 @@
+package walletscan
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/chain"
+	"github.com/descwallet/descwallet/internal/scan"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// TimestampWindow is how far before a key's creation time a rescan starts
+// (Core's TIMESTAMP_WINDOW).
+const TimestampWindow = 7200
+
+// Config sets up a Service.
+type Config struct {
+	// Backend is the full node.
+	Backend chain.Backend
+	// Net is the network.
+	Net *chaincfg.Params
+	// Wallets is the manager whose loaded wallets are followed; it may be
+	// set later with Attach.
+	Wallets *wallet.Manager
+	// Log receives the scan log; nil discards it.
+	Log *slog.Logger
+	// Poll is the interval of tip polling; zero means
+	// scan.DefaultPollInterval.
+	Poll time.Duration
+	// NoFilters makes scans fetch every block.
+	NoFilters bool
+}
+
+// Service follows the chain for the loaded wallets.
+type Service struct {
+	cfg    Config
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	wallets *wallet.Manager
+	scans   map[*wallet.Wallet]*walletScan
+	started bool
+
+	mtp     atomic.Int64 // median time past of the tip, 0 when unknown
+	mtpHash atomic.Pointer[chainhash.Hash]
+}
+
+// walletScan is one wallet's scanner.
+type walletScan struct {
+	w         *wallet.Wallet
+	sc        *scan.Scanner
+	stop      context.CancelFunc
+	userAbort atomic.Bool
+}
+
+// New returns a service; Start runs it.
+func New(cfg Config) *Service {
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Poll <= 0 {
+		cfg.Poll = scan.DefaultPollInterval
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Service{cfg: cfg, ctx: ctx, cancel: cancel, wallets: cfg.Wallets,
+		scans: map[*wallet.Wallet]*walletScan{}}
+}
+
+// Backend returns the backend.
+func (s *Service) Backend() chain.Backend { return s.cfg.Backend }
+
+// Attach sets the wallet manager to follow.
+func (s *Service) Attach(m *wallet.Manager) {
+	s.mu.Lock()
+	s.wallets = m
+	s.mu.Unlock()
+}
+
+// Start begins following: it attaches the loaded wallets and keeps
+// looking for new ones every poll interval.
+func (s *Service) Start() {
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return
+	}
+	s.started = true
+	s.mu.Unlock()
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(s.cfg.Poll)
+		defer t.Stop()
+		for {
+			s.reconcile()
+			s.updateMTP()
+			select {
+			case <-s.ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	}()
+}
+
+// Stop ends every follower and rescan and waits for them.
+func (s *Service) Stop() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+// Now returns the median time past of the backend's tip, or the genesis
+// block's time when it is not known yet.
+func (s *Service) Now() int64 {
+	if v := s.mtp.Load(); v > 0 {
+		return v
+	}
+	return s.cfg.Net.GenesisBlock.Header.Timestamp.Unix()
+}
+
+// updateMTP reads the tip's median time past when the tip changed.
+func (s *Service) updateMTP() {
+	ctx, cancel := context.WithTimeout(s.ctx, 30*time.Second)
+	defer cancel()
+	b := s.cfg.Backend
+	tip, err := b.Tip(ctx)
+	if err != nil {
+		return
+	}
+	if h := s.mtpHash.Load(); h != nil && *h == tip.Hash && s.mtp.Load() > 0 {
+		return
+	}
+	var heights []int32
+	for h := max(0, tip.Height-10); h <= tip.Height; h++ {
+		heights = append(heights, h)
+	}
+	hashes, err := b.BlockHashes(ctx, heights)
+	if err != nil {
+		return
+	}
+	hdrs, err := b.Headers(ctx, hashes)
+	if err != nil {
+		return
+	}
+	ts := make([]int64, len(hdrs))
+	for i, h := range hdrs {
+		ts[i] = h.Timestamp.Unix()
+	}
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
+	s.mtp.Store(ts[len(ts)/2])
+	hash := tip.Hash
+	s.mtpHash.Store(&hash)
+}
+
+// reconcile attaches newly loaded wallets and detaches unloaded ones.
+func (s *Service) reconcile() {
+	s.mu.Lock()
+	m := s.wallets
+	s.mu.Unlock()
+	if m == nil {
+		return
+	}
+	live := map[*wallet.Wallet]bool{}
+	for _, name := range m.List() {
+		if w, ok := m.Get(name); ok {
+			live[w] = true
+			s.scanOf(w)
+		}
+	}
+	s.mu.Lock()
+	for w, ws := range s.scans {
+		if !live[w] || w.Closed() {
+			ws.stop()
+			delete(s.scans, w)
+		}
+	}
+	s.mu.Unlock()
+}
+
+// scanOf returns the wallet's scanner, attaching the wallet first when
+// needed.
+func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ws, ok := s.scans[w]; ok {
+		return ws, nil
+	}
+	if s.ctx.Err() != nil {
+		return nil, s.ctx.Err()
+	}
+	recent, err := w.RecentBlocks(s.ctx)
+	if err != nil {
+		return nil, err
+	}
+	st := scan.ChainState{}
+	for _, b := range recent {
+		st.Recent = append(st.Recent, chain.BlockID{Height: b.Height, Hash: chainhash.Hash(b.Hash)})
+	}
+	a := &adapter{w: w}
+	log := s.cfg.Log.With("wallet", w.Name())
+	ws := &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.cfg.Backend, Source: a, Sink: a,
+		State: st, Log: log, NoFilters: s.cfg.NoFilters})}
+	ctx, cancel := context.WithCancel(s.ctx)
+	ws.stop = cancel
+	s.scans[w] = ws
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		ws.sc.Follow(ctx, s.cfg.Poll)
+	}()
+	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
+		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop)
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			if _, err := s.run(ctx, ws, p.Next, p.Stop); err != nil && ctx.Err() == nil {
+				log.Warn("resumed rescan failed", "err", err)
+			}
+		}()
+	}
+	return ws, nil
+}
+
+// Busy reports whether a rescan of w runs.
+func (s *Service) Busy(w *wallet.Wallet) bool {
+	_, ok := s.Progress(w)
+	return ok
+}
+
+// Progress returns the running rescan's progress.
+func (s *Service) Progress(w *wallet.Wallet) (scan.Progress, bool) {
+	s.mu.Lock()
+	ws := s.scans[w]
+	s.mu.Unlock()
+	if ws == nil {
+		return scan.Progress{}, false
+	}
+	return ws.sc.Progress()
+}
+
+// Abort stops w's running rescan; it reports whether one ran.
+func (s *Service) Abort(w *wallet.Wallet) bool {
+	s.mu.Lock()
+	ws := s.scans[w]
+	s.mu.Unlock()
+	if ws == nil {
+		return false
+	}
+	ws.userAbort.Store(true)
+	if !ws.sc.Abort() {
+		ws.userAbort.Store(false)
+		return false
+	}
+	return true
+}
+
+// Rescan scans heights start to stop (stop < 0: the tip) for w and returns
+// when it ends. It runs in the service's context: the caller's context only
+// carries values.
+func (s *Service) Rescan(ctx context.Context, w *wallet.Wallet, start, stop int32) (scan.Result, error) {
+	ws, err := s.scanOf(w)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	return s.run(s.ctx, ws, start, stop)
+}
+
+// RescanFrom rescans w from the first block whose time is at least
+// timestamp minus TimestampWindow through the tip.
+func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp int64) (scan.Result, error) {
+	ws, err := s.scanOf(w)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	if _, busy := ws.sc.Progress(); busy {
+		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
+	}
+	start, err := scan.StartHeight(s.ctx, s.cfg.Backend, timestamp-TimestampWindow)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	return s.run(s.ctx, ws, start, -1)
+}
+
+// run runs one rescan, recording it in the wallet before it starts so that
+// a restart resumes it.
+func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (scan.Result, error) {
+	if _, busy := ws.sc.Progress(); busy {
+		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
+	}
+	if stop < 0 {
+		tip, err := s.cfg.Backend.Tip(ctx)
+		if err != nil {
+			return scan.Result{}, err
+		}
+		stop = tip.Height
+	}
+	if start < 0 {
+		start = 0
+	}
+	if start > stop {
+		return scan.Result{Start: start, Stop: stop}, nil
+	}
+	if err := ws.w.SetRescanProgress(ctx, &wallet.RescanState{Next: start, Stop: stop}); err != nil {
+		return scan.Result{}, err
+	}
+	ws.userAbort.Store(false)
+	res, err := ws.sc.Rescan(ctx, start, stop)
+	if err != nil && errors.Is(err, scan.ErrAborted) && ws.userAbort.Load() {
+		// abortrescan: the rescan is not to be resumed.
+		ws.w.SetRescanProgress(context.WithoutCancel(ctx), nil)
+	}
+	return res, err
+}
+
+// adapter makes a wallet a scan.Source, scan.Sink and scan.RescanRecorder.
+type adapter struct{ w *wallet.Wallet }
+
+var (
+	_ scan.Source         = (*adapter)(nil)
+	_ scan.Sink           = (*adapter)(nil)
+	_ scan.RescanRecorder = (*adapter)(nil)
+)
+
+func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
+	gen, scripts, ops, err := a.w.WatchList(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &scan.WatchList{Generation: gen, Scripts: scripts, Outpoints: ops}, nil
+}
+
+func (a *adapter) Generation() uint64 { return a.w.ScriptGeneration() }
+
+func (a *adapter) BlockConnected(ctx context.Context, blk scan.BlockInfo, txs []*wire.MsgTx) error {
+	return a.w.BlockConnected(ctx, wallet.BlockInfo{Height: blk.Height, Hash: blk.Hash,
+		Time: blk.Time.Unix()}, txs, blk.TxIndex)
+}
+
+func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
+	recent := make([]wallet.BlockRef, len(st.Recent))
+	for i, b := range st.Recent {
+		recent[i] = wallet.BlockRef{Height: b.Height, Hash: b.Hash}
+	}
+	return a.w.Checkpoint(ctx, recent)
+}
+
+func (a *adapter) Rollback(ctx context.Context, height int32) error {
+	return a.w.Rollback(ctx, height)
+}
+
+func (a *adapter) RescanProgress(ctx context.Context, next, stop int32) error {
+	return a.w.SetRescanProgress(ctx, &wallet.RescanState{Next: next, Stop: stop})
+}
