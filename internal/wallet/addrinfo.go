@@ -166,6 +166,11 @@ func inferDescriptor(spk []byte, p provider, net *chaincfg.Params) (string, bool
 func (w *Wallet) AddressInfo(spk []byte) AddressInfo {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
+	return w.addressInfoLocked(spk)
+}
+
+// addressInfoLocked is AddressInfo; the caller holds w.mu.
+func (w *Wallet) addressInfoLocked(spk []byte) AddressInfo {
 	addr, _ := address.Encode(spk, w.cfg.Net)
 	info := AddressInfo{Address: addr, ScriptPubKey: hex.EncodeToString(spk), Labels: []string{}}
 	if d, ok := address.Describe(spk); ok {

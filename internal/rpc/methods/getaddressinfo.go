@@ -31,7 +31,11 @@ func newGetAddressInfo(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, err.Error())
 			}
-			return w.AddressInfo(spk), nil
+			b, err := w.AddressInfoJSON(spk)
+			if err != nil {
+				return nil, err
+			}
+			return rpc.RawJSON(b), nil
 		},
 	}
 }
