@@ -1,0 +1,354 @@
+package walletscan_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/txscript/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/node"
+	"github.com/descwallet/descwallet/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.CleanupBuilds()
+	os.Exit(code)
+}
+
+// daemon is an in-process node following a btcd.
+type daemon struct {
+	t    *testing.T
+	n    *node.Node
+	addr string
+	dir  string
+}
+
+// startNode starts a regtest node on dir following btcd b.
+func startNode(t *testing.T, dir string, b *testenv.Btcd, extra ...string) *daemon {
+	t.Helper()
+	for try := 0; ; try++ {
+		port, err := testenv.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		argv := append([]string{"-regtest", "-datadir=" + dir, "-rpcport=" + strconv.Itoa(port),
+			"-rpcuser=u", "-rpcpassword=p", "-chainbackend=btcd", "-chainrpcconnect=" + b.RPCAddr,
+			"-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}, extra...)
+		cfg, err := node.LoadConfig(argv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := node.New(cfg)
+		if err := n.Start(context.Background()); err != nil {
+			if try < 3 && strings.Contains(err.Error(), "unable to bind") {
+				continue
+			}
+			t.Fatal(err)
+		}
+		d := &daemon{t: t, n: n, addr: "127.0.0.1:" + strconv.Itoa(port), dir: dir}
+		t.Cleanup(d.stop)
+		return d
+	}
+}
+
+func (d *daemon) stop() {
+	if d.n != nil {
+		if err := d.n.Stop(); err != nil {
+			d.t.Error(err)
+		}
+		d.n = nil
+	}
+}
+
+// client returns a client of wallet w ("" for the node endpoint).
+func (d *daemon) client(w string) *testenv.Client {
+	url := "http://" + d.addr + "/"
+	if w != "" {
+		url += "wallet/" + w
+	}
+	return &testenv.Client{URL: url, User: "u", Pass: "p"}
+}
+
+// call calls method and decodes the result into out, failing on error.
+func call(t *testing.T, c *testenv.Client, out any, method string, params ...any) {
+	t.Helper()
+	if err := c.CallResult(out, method, params...); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+}
+
+type unspent struct {
+	TxID          string          `json:"txid"`
+	Vout          uint32          `json:"vout"`
+	Address       string          `json:"address"`
+	Amount        json.Number     `json:"amount"`
+	Confirmations int64           `json:"confirmations"`
+	ParentDescs   []string        `json:"parent_descs"`
+	Desc          string          `json:"desc"`
+	Raw           json.RawMessage `json:"-"`
+}
+
+func outpoints(us []unspent) []string {
+	var out []string
+	for _, u := range us {
+		out = append(out, fmt.Sprintf("%s:%d", u.TxID, u.Vout))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// importDesc imports a descriptor with a timestamp (a number or "now").
+func importDesc(c *testenv.Client, desc string, ts any, extra map[string]any) (json.RawMessage, error) {
+	e := map[string]any{"desc": desc, "timestamp": ts}
+	for k, v := range extra {
+		e[k] = v
+	}
+	return c.Call("importdescriptors", []any{e})
+}
+
+// waitSynced waits until wallet w processed the btcd's tip.
+func waitSynced(t *testing.T, c *testenv.Client, b *testenv.Btcd) {
+	t.Helper()
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var info struct {
+			Last struct {
+				Hash string `json:"hash"`
+			} `json:"lastprocessedblock"`
+		}
+		if err := c.CallResult(&info, "getwalletinfo"); err != nil {
+			return err
+		}
+		if want := b.BestBlockHash(); info.Last.Hash != want {
+			return fmt.Errorf("wallet at %s, btcd at %s", info.Last.Hash, want)
+		}
+		return nil
+	})
+}
+
+// TestImportRescan mines coinbases to a key, imports its descriptor with
+// timestamp 0 (exactly the mature coinbases are listed) and with "now"
+// (none), spends one coin and sees it spent, and checks the balances.
+func TestImportRescan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	key := testenv.NewKey("walletscan import key")
+	stranger := testenv.NewKey("walletscan stranger")
+	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	b.Generate(110)
+	d := startNode(t, t.TempDir(), b)
+	desc := descriptor.AddChecksum("wpkh(" + key.PubKeyHex + ")")
+
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "old", true, true)
+	call(t, d.client(""), &cw, "createwallet", "new", true, true)
+	res, err := importDesc(d.client("old"), desc, 0, nil)
+	if err != nil || !strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	var want []string
+	for h := int64(1); h <= 10; h++ {
+		want = append(want, b.Coinbase(h).String())
+	}
+	sort.Strings(want)
+	var us []unspent
+	call(t, d.client("old"), &us, "listunspent")
+	if got := outpoints(us); strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("listunspent after a timestamp-0 import:\n got %v\nwant %v", got, want)
+	}
+	for _, u := range us {
+		if u.Amount.String() != "50.00000000" || u.Address != key.WPKH.Address ||
+			len(u.ParentDescs) != 1 || u.ParentDescs[0] != desc || u.Confirmations < 101 {
+			t.Errorf("entry %+v", u)
+		}
+	}
+	var bal struct {
+		Mine map[string]json.Number `json:"mine"`
+	}
+	call(t, d.client("old"), &bal, "getbalances")
+	if bal.Mine["trusted"] != "500.00000000" || bal.Mine["immature"] != "5000.00000000" ||
+		bal.Mine["untrusted_pending"] != "0.00000000" {
+		t.Errorf("getbalances %v", bal.Mine)
+	}
+
+	res, err = importDesc(d.client("new"), desc, "now", nil)
+	if err != nil || !strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import now: %s %v", res, err)
+	}
+	call(t, d.client("new"), &us, "listunspent")
+	if len(us) != 0 {
+		t.Errorf("listunspent after a \"now\" import: %v", outpoints(us))
+	}
+
+	// Spend the first coin to a stranger.
+	coin := b.Coinbase(1)
+	tx := testenv.UnsignedSpend(t, []testenv.Coin{coin}, wire.NewTxOut(coin.Value-20000, stranger.WPKH.Script))
+	fetcher := txscript.NewCannedPrevOutputFetcher(coin.Script, coin.Value)
+	wit, err := txscript.WitnessSignature(tx, txscript.NewTxSigHashes(tx, fetcher), 0, coin.Value,
+		coin.Script, txscript.SigHashAll, key.Priv, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.TxIn[0].Witness = wit
+	spend, err := b.SendRawTransaction(testenv.TxHex(t, tx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Generate(1)
+	waitSynced(t, d.client("old"), b)
+	call(t, d.client("old"), &us, "listunspent")
+	got := outpoints(us)
+	if len(got) != 10 || strings.Contains(strings.Join(got, " "), coin.String()) {
+		t.Errorf("after the spend listunspent %v still lists %s or lacks the new mature coin", got, coin)
+	}
+	var gt struct {
+		Amount        json.Number `json:"amount"`
+		Fee           json.Number `json:"fee"`
+		Confirmations int64       `json:"confirmations"`
+		Details       []struct {
+			Category string      `json:"category"`
+			Address  string      `json:"address"`
+			Amount   json.Number `json:"amount"`
+		} `json:"details"`
+	}
+	call(t, d.client("old"), &gt, "gettransaction", spend)
+	if gt.Amount != "-49.99980000" || gt.Fee != "-0.00020000" || gt.Confirmations != 1 ||
+		len(gt.Details) != 1 || gt.Details[0].Category != "send" ||
+		gt.Details[0].Address != stranger.WPKH.Address || gt.Details[0].Amount != "-49.99980000" {
+		t.Errorf("gettransaction %+v", gt)
+	}
+	var lt []struct {
+		Category string `json:"category"`
+		TxID     string `json:"txid"`
+	}
+	call(t, d.client("old"), &lt, "listtransactions", "*", 3)
+	if len(lt) != 3 || lt[2].TxID != spend || lt[2].Category != "send" || lt[1].Category != "immature" {
+		t.Errorf("listtransactions %+v", lt)
+	}
+	var wi struct {
+		TxCount  int             `json:"txcount"`
+		Scanning json.RawMessage `json:"scanning"`
+	}
+	call(t, d.client("old"), &wi, "getwalletinfo")
+	if wi.TxCount != 112 || string(wi.Scanning) != "false" {
+		t.Errorf("getwalletinfo txcount %d scanning %s", wi.TxCount, wi.Scanning)
+	}
+}
+
+// bigRange is a ranged watch-only descriptor whose import and rescan take a
+// few seconds (its scripts are derived for the scan), with the key's own
+// descriptor as the coins to find.
+func bigRange() string {
+	const tpub = "tpubD6NzVbkrYhZ4WaWSyoBvQwbpLkojyoTZPRsgXELWz3Popb3qkjcJyJUGLnL4qHHoQvao8ESaAstxYSnhyswJ76uZPStJRJCTKvosUCJZL5B"
+	return descriptor.AddChecksum("wpkh(" + tpub + "/7/*)")
+}
+
+// TestRescanAbortAndResume checks that a long rescan shows in
+// getwalletinfo, that getaddressinfo answers meanwhile, that abortrescan
+// stops it with Core's error, and that a rescan interrupted by a node stop
+// resumes when the node comes back.
+func TestRescanAbortAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	key := testenv.NewKey("walletscan resume key")
+	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	b.Generate(105)
+	dir := t.TempDir()
+	d := startNode(t, dir, b)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true, "", false, true, true)
+	c := d.client("w")
+	// The big range first, with "now": no scan.
+	res, err := importDesc(c, bigRange(), "now", map[string]any{"range": []int{0, 60000}})
+	if err != nil || !strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	desc := descriptor.AddChecksum("wpkh(" + key.PubKeyHex + ")")
+
+	// Abort.
+	done := make(chan error, 1)
+	go func() {
+		_, err := importDesc(c, desc, 0, nil)
+		done <- err
+	}()
+	waitScanning(t, c)
+	var ai struct {
+		IsMine bool `json:"ismine"`
+	}
+	t0 := time.Now()
+	call(t, c, &ai, "getaddressinfo", key.WPKH.Address)
+	if !ai.IsMine || time.Since(t0) > 2*time.Second {
+		t.Errorf("getaddressinfo during the rescan: ismine %v after %v", ai.IsMine, time.Since(t0))
+	}
+	var aborted bool
+	call(t, c, &aborted, "abortrescan")
+	if !aborted {
+		t.Fatal("abortrescan found no rescan")
+	}
+	err = <-done
+	var re *testenv.RPCError
+	if !errors.As(err, &re) || re.Code != -1 || re.Message != "Rescan aborted by user." {
+		t.Fatalf("aborted import: %v", err)
+	}
+	call(t, c, &aborted, "abortrescan")
+	if aborted {
+		t.Error("abortrescan with no rescan running answered true")
+	}
+
+	// Interrupt a rescan with a node stop, then restart.
+	go func() {
+		_, err := c.Call("rescanblockchain")
+		done <- err
+	}()
+	waitScanning(t, c)
+	d.stop()
+	<-done
+	d = startNode(t, dir, b)
+	c = d.client("w")
+	testenv.Eventually(t, 60*time.Second, func() error {
+		var us []unspent
+		if err := c.CallResult(&us, "listunspent"); err != nil {
+			return err
+		}
+		if len(us) != 5 {
+			return fmt.Errorf("%d coins listed, want 5", len(us))
+		}
+		return nil
+	})
+}
+
+// waitScanning waits until getwalletinfo shows a running rescan.
+func waitScanning(t *testing.T, c *testenv.Client) {
+	t.Helper()
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var wi struct {
+			Scanning json.RawMessage `json:"scanning"`
+		}
+		if err := c.CallResult(&wi, "getwalletinfo"); err != nil {
+			return err
+		}
+		if string(wi.Scanning) == "false" {
+			return errors.New("not scanning")
+		}
+		var s struct {
+			Duration *int64   `json:"duration"`
+			Progress *float64 `json:"progress"`
+		}
+		if json.Unmarshal(wi.Scanning, &s) != nil || s.Duration == nil || s.Progress == nil {
+			return fmt.Errorf("scanning %s", wi.Scanning)
+		}
+		return nil
+	})
+}
