@@ -352,3 +352,70 @@ func waitScanning(t *testing.T, c *testenv.Client) {
 		return nil
 	})
 }
+
+// TestReorgRollsBack builds a reorg from two btcd nodes: the wallet's
+// node mines two blocks paying the wallet while the other mines a longer
+// branch; once they connect, the wallet's two coinbases of the dropped
+// branch are no longer confirmed.
+func TestReorgRollsBack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two btcd")
+	}
+	key := testenv.NewKey("walletscan reorg key")
+	stranger := testenv.NewKey("walletscan reorg stranger")
+	n1 := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	n2 := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: stranger.WPKH.Address})
+	n1.Connect(n2)
+	n1.Generate(10)
+	testenv.WaitSynced(t, n1, n2)
+	n1.Disconnect(n2)
+	dropped := n1.Generate(2)
+
+	d := startNode(t, t.TempDir(), n1)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true)
+	c := d.client("w")
+	if res, err := importDesc(c, descriptor.AddChecksum("wpkh("+key.PubKeyHex+")"), 0, nil); err != nil ||
+		!strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	waitSynced(t, c, n1)
+	var bal struct {
+		Mine map[string]json.Number `json:"mine"`
+	}
+	call(t, c, &bal, "getbalances")
+	if bal.Mine["immature"] != "600.00000000" {
+		t.Fatalf("before the reorg: %v", bal.Mine)
+	}
+	droppedCB := n1.Block(dropped[1]).Transactions[0].TxHash().String()
+	var gt struct {
+		Confirmations int64  `json:"confirmations"`
+		BlockHash     string `json:"blockhash"`
+	}
+	call(t, c, &gt, "gettransaction", droppedCB)
+	if gt.Confirmations != 1 || gt.BlockHash != dropped[1] {
+		t.Fatalf("before the reorg: %+v", gt)
+	}
+
+	n2.Generate(4)
+	n1.Connect(n2)
+	testenv.WaitSynced(t, n1, n2)
+	waitSynced(t, c, n1)
+	gt.Confirmations, gt.BlockHash = -1, ""
+	call(t, c, &gt, "gettransaction", droppedCB)
+	if gt.Confirmations != 0 || gt.BlockHash != "" {
+		t.Errorf("after the reorg the dropped coinbase is %+v", gt)
+	}
+	call(t, c, &bal, "getbalances")
+	if bal.Mine["immature"] != "500.00000000" {
+		t.Errorf("after the reorg: %v", bal.Mine)
+	}
+	var lt []struct {
+		Category string `json:"category"`
+		TxID     string `json:"txid"`
+	}
+	call(t, c, &lt, "listtransactions", "*", 2)
+	if len(lt) != 2 || lt[1].TxID != droppedCB || lt[1].Category != "orphan" {
+		t.Errorf("listtransactions %+v", lt)
+	}
+}
