@@ -1,0 +1,1069 @@
+package methods
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	btcaddr "github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/address/v2/base58"
+	"github.com/btcsuite/btcd/address/v2/bech32"
+	"github.com/btcsuite/btcd/btcec/v2"
+	"github.com/btcsuite/btcd/btcec/v2/schnorr"
+	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/txscript/v2"
+	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is Bitcoin's
+
+	"github.com/descwallet/descwallet/internal/testvec"
+)
+
+// The expectations below are built from the key material of the recorded
+// corpus and the rules of spec sections (c) and (e.8): addresses, scripts,
+// fingerprints, taproot tweaks and descriptor checksums are computed here,
+// independently of the wallet code.
+
+const aiTimestamp = 1700000000
+
+var aiNet = &chaincfg.RegressionNetParams
+
+// aiKV is one field of an expected JSON object; aiObj keeps field order.
+type aiKV struct {
+	k string
+	v any
+}
+
+type aiObj []aiKV
+
+// aiKeys is the key material of core_rpc/wallet.json.
+type aiKeys struct {
+	WIF map[string]struct {
+		WIF    string `json:"wif"`
+		PubKey string `json:"pubkey"`
+		XOnly  string `json:"xonly"`
+	} `json:"wif"`
+	BIP32 map[string]struct {
+		TPrv string `json:"tprv"`
+		TPub string `json:"tpub"`
+	} `json:"bip32"`
+}
+
+func loadAIKeys(t *testing.T) aiKeys {
+	t.Helper()
+	var f struct {
+		Keys aiKeys `json:"keys"`
+	}
+	testvec.Load(t, "core_rpc/wallet.json", &f)
+	return f.Keys
+}
+
+func aiHash160(b []byte) []byte {
+	s := sha256.Sum256(b)
+	r := ripemd160.New()
+	r.Write(s[:])
+	return r.Sum(nil)
+}
+
+func aiSHA256(b []byte) []byte {
+	s := sha256.Sum256(b)
+	return s[:]
+}
+
+func aiHex(s string) []byte {
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// aiFP is the fingerprint Core gives a plain key: the first 4 bytes of
+// HASH160 of its serialization (33 or 65 bytes; x-only keys with 02).
+func aiFP(pub []byte) string {
+	if len(pub) == 32 {
+		pub = append([]byte{2}, pub...)
+	}
+	return hex.EncodeToString(aiHash160(pub)[:4])
+}
+
+// BIP-380 descriptor checksum.
+const (
+	aiInputCharset    = "0123456789()[],'/*abcdefgh@:$%{}IJKLMNOPQRSTUVWXYZ&+-.;<=>?!^_|~ijklmnopqrstuvwxyzABCDEFGH`#\"\\ "
+	aiChecksumCharset = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
+)
+
+func aiPolymod(c uint64, val int) uint64 {
+	c0 := c >> 35
+	c = ((c & 0x7ffffffff) << 5) ^ uint64(val)
+	for i, g := range []uint64{0xf5dee51989, 0xa9fdca3312, 0x1bab10e32d, 0x3706b1677a, 0x644d626ffd} {
+		if c0>>i&1 != 0 {
+			c ^= g
+		}
+	}
+	return c
+}
+
+// aiCS returns desc with its checksum appended.
+func aiCS(desc string) string {
+	c, cls, n := uint64(1), 0, 0
+	for _, ch := range desc {
+		pos := strings.IndexRune(aiInputCharset, ch)
+		if pos < 0 {
+			panic("bad descriptor character in " + desc)
+		}
+		c = aiPolymod(c, pos&31)
+		cls = cls*3 + pos>>5
+		if n++; n == 3 {
+			c, cls, n = aiPolymod(c, cls), 0, 0
+		}
+	}
+	if n > 0 {
+		c = aiPolymod(c, cls)
+	}
+	for range 8 {
+		c = aiPolymod(c, 0)
+	}
+	c ^= 1
+	out := make([]byte, 8)
+	for j := range 8 {
+		out[j] = aiChecksumCharset[c>>(5*(7-j))&31]
+	}
+	return desc + "#" + string(out)
+}
+
+// aiOut is an output script with its address.
+type aiOut struct {
+	addr string
+	spk  []byte
+}
+
+func aiPush(b []byte) []byte { return append([]byte{byte(len(b))}, b...) }
+
+func aiP2PKH(pub []byte) aiOut {
+	h := aiHash160(pub)
+	a, _ := btcaddr.NewAddressPubKeyHash(h, aiNet)
+	return aiOut{a.EncodeAddress(), append(append([]byte{0x76, 0xa9, 0x14}, h...), 0x88, 0xac)}
+}
+
+func aiP2WPKH(pub []byte) aiOut {
+	h := aiHash160(pub)
+	a, _ := btcaddr.NewAddressWitnessPubKeyHash(h, aiNet)
+	return aiOut{a.EncodeAddress(), append([]byte{0, 0x14}, h...)}
+}
+
+func aiP2SH(script []byte) aiOut {
+	h := aiHash160(script)
+	a, _ := btcaddr.NewAddressScriptHashFromHash(h, aiNet)
+	return aiOut{a.EncodeAddress(), append(append([]byte{0xa9, 0x14}, h...), 0x87)}
+}
+
+func aiP2WSH(script []byte) aiOut {
+	h := aiSHA256(script)
+	a, _ := btcaddr.NewAddressWitnessScriptHash(h, aiNet)
+	return aiOut{a.EncodeAddress(), append([]byte{0, 0x20}, h...)}
+}
+
+func aiP2TR(x []byte) aiOut {
+	a, _ := btcaddr.NewAddressTaproot(x, aiNet)
+	return aiOut{a.EncodeAddress(), append([]byte{0x51, 0x20}, x...)}
+}
+
+// aiTapOutput is the BIP 341 output key of internal key x and merkle root
+// (nil: key path only).
+func aiTapOutput(x, root []byte) []byte {
+	pk, err := schnorr.ParsePubKey(x)
+	if err != nil {
+		panic(err)
+	}
+	if root == nil {
+		return schnorr.SerializePubKey(txscript.ComputeTaprootKeyNoScript(pk))
+	}
+	return schnorr.SerializePubKey(txscript.ComputeTaprootOutputKey(pk, root))
+}
+
+func aiLeafHash(script []byte) []byte {
+	h := txscript.NewBaseTapLeaf(script).TapHash()
+	return h[:]
+}
+
+func aiBranch(a, b []byte) []byte {
+	if bytes.Compare(a, b) > 0 {
+		a, b = b, a
+	}
+	h := sha256.Sum256([]byte("TapBranch"))
+	m := sha256.New()
+	m.Write(h[:])
+	m.Write(h[:])
+	m.Write(a)
+	m.Write(b)
+	return m.Sum(nil)
+}
+
+func aiMulti(k int, keys ...[]byte) []byte {
+	s := []byte{0x50 + byte(k)}
+	for _, p := range keys {
+		s = append(s, aiPush(p)...)
+	}
+	return append(s, 0x50+byte(len(keys)), 0xae)
+}
+
+func aiPK(pub []byte) []byte { return append(aiPush(pub), 0xac) }
+
+// aiKind is c.3 rows 8-11 for a scriptPubKey.
+func aiKind(spk []byte) aiObj {
+	switch {
+	case len(spk) == 25 && spk[0] == 0x76:
+		return aiObj{{"isscript", false}, {"iswitness", false}}
+	case len(spk) == 23 && spk[0] == 0xa9:
+		return aiObj{{"isscript", true}, {"iswitness", false}}
+	case bytes.Equal(spk, []byte{0x51, 0x02, 0x4e, 0x73}):
+		return aiObj{{"isscript", true}, {"iswitness", true}}
+	case len(spk) >= 4 && (spk[0] == 0 || spk[0] >= 0x51 && spk[0] <= 0x60) && int(spk[1]) == len(spk)-2:
+		v := 0
+		if spk[0] != 0 {
+			v = int(spk[0]) - 0x50
+		}
+		prog := hex.EncodeToString(spk[2:])
+		n := len(spk) - 2
+		switch {
+		case v == 0 && n == 20:
+			return aiObj{{"isscript", false}, {"iswitness", true}, {"witness_version", 0}, {"witness_program", prog}}
+		case v == 0 && n == 32, v == 1 && n == 32:
+			return aiObj{{"isscript", true}, {"iswitness", true}, {"witness_version", v}, {"witness_program", prog}}
+		}
+		return aiObj{{"iswitness", true}, {"witness_version", v}, {"witness_program", prog}}
+	}
+	panic("unexpected script " + hex.EncodeToString(spk))
+}
+
+// aiMeta is the key metadata of c.7.
+type aiMeta struct{ path, fp string }
+
+// aiWant is the expected getaddressinfo reply for one address.
+type aiWant struct {
+	out     aiOut
+	mine    bool
+	desc    string // inferred, without checksum; "" when not solvable
+	parent  string // without checksum
+	details aiObj
+	change  bool
+	meta    *aiMeta
+	labels  []string
+}
+
+func (w aiWant) obj() aiObj {
+	o := aiObj{{"address", w.out.addr}, {"scriptPubKey", hex.EncodeToString(w.out.spk)}, {"ismine", w.mine}, {"solvable", w.desc != ""}}
+	if w.desc != "" {
+		o = append(o, aiKV{"desc", aiCS(w.desc)})
+	}
+	if w.parent != "" {
+		o = append(o, aiKV{"parent_desc", aiCS(w.parent)})
+	}
+	o = append(o, aiKV{"iswatchonly", false})
+	o = append(o, aiKind(w.out.spk)...)
+	o = append(o, w.details...)
+	o = append(o, aiKV{"ischange", w.change})
+	if w.meta != nil {
+		o = append(o, aiKV{"timestamp", aiTimestamp}, aiKV{"hdkeypath", w.meta.path},
+			aiKV{"hdseedid", strings.Repeat("0", 40)}, aiKV{"hdmasterfingerprint", w.meta.fp})
+	}
+	labels := w.labels
+	if labels == nil {
+		labels = []string{}
+	}
+	return append(o, aiKV{"labels", labels})
+}
+
+// aiForeign is the reply for an address the wallet does not have.
+func aiForeign(out aiOut) aiWant { return aiWant{out: out} }
+
+func aiPKHDetails(pub []byte) aiObj {
+	return aiObj{{"pubkey", hex.EncodeToString(pub)}, {"iscompressed", len(pub) == 33}}
+}
+
+func aiWPKHDetails(pub []byte) aiObj { return aiObj{{"pubkey", hex.EncodeToString(pub)}} }
+
+func aiSHWPKHDetails(pub []byte) aiObj {
+	in := aiP2WPKH(pub)
+	emb := append(aiKind(in.spk), aiKV{"pubkey", hex.EncodeToString(pub)}, aiKV{"address", in.addr}, aiKV{"scriptPubKey", hex.EncodeToString(in.spk)})
+	return aiObj{{"script", "witness_v0_keyhash"}, {"hex", hex.EncodeToString(in.spk)}, {"pubkey", hex.EncodeToString(pub)}, {"embedded", emb}}
+}
+
+func aiMultiDetails(k int, keys ...[]byte) aiObj {
+	var ks []string
+	for _, p := range keys {
+		ks = append(ks, hex.EncodeToString(p))
+	}
+	return aiObj{{"script", "multisig"}, {"hex", hex.EncodeToString(aiMulti(k, keys...))}, {"sigsrequired", k}, {"pubkeys", ks}}
+}
+
+func aiSHWSHMultiDetails(k int, keys ...[]byte) aiObj {
+	in := aiP2WSH(aiMulti(k, keys...))
+	emb := append(aiKind(in.spk), aiMultiDetails(k, keys...)...)
+	emb = append(emb, aiKV{"address", in.addr}, aiKV{"scriptPubKey", hex.EncodeToString(in.spk)})
+	return aiObj{{"script", "witness_v0_scripthash"}, {"hex", hex.EncodeToString(in.spk)}, {"embedded", emb}}
+}
+
+// aiOrdered is a decoded JSON object with its field order.
+type aiOrdered []struct {
+	k string
+	v json.RawMessage
+}
+
+func aiDecodeOrdered(raw []byte) (aiOrdered, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("not an object: %s", raw)
+	}
+	var o aiOrdered
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		o = append(o, struct {
+			k string
+			v json.RawMessage
+		}{tok.(string), v})
+	}
+	return o, nil
+}
+
+// aiCompare checks got against want field by field, order included.
+func aiCompare(t *testing.T, where string, got []byte, want aiObj) {
+	t.Helper()
+	o, err := aiDecodeOrdered(got)
+	if err != nil {
+		t.Errorf("%s: %v", where, err)
+		return
+	}
+	var gk, wk []string
+	for _, f := range o {
+		gk = append(gk, f.k)
+	}
+	for _, f := range want {
+		wk = append(wk, f.k)
+	}
+	if strings.Join(gk, ",") != strings.Join(wk, ",") {
+		t.Errorf("%s: fields\n got %s\nwant %s\n(reply %s)", where, strings.Join(gk, ","), strings.Join(wk, ","), got)
+		return
+	}
+	for i, f := range want {
+		if sub, ok := f.v.(aiObj); ok {
+			aiCompare(t, where+"."+f.k, o[i].v, sub)
+			continue
+		}
+		w, _ := json.Marshal(f.v)
+		if !sameJSON(o[i].v, w) {
+			t.Errorf("%s: %s = %s, want %s", where, f.k, o[i].v, w)
+		}
+	}
+}
+
+// aiImport is one importdescriptors element (desc without checksum).
+type aiImport struct {
+	desc     string
+	label    *string
+	internal bool
+	active   bool
+	rng      *[2]int
+	// fails is the error message the import must fail with (code -4);
+	// the expected replies are then those of foreign addresses.
+	fails string
+}
+
+func (im aiImport) request() map[string]any {
+	e := map[string]any{"desc": aiCS(im.desc), "timestamp": aiTimestamp}
+	if im.label != nil {
+		e["label"] = *im.label
+	}
+	if im.internal {
+		e["internal"] = true
+	}
+	if im.active {
+		e["active"] = true
+	}
+	if im.rng != nil {
+		e["range"] = *im.rng
+	}
+	return e
+}
+
+// aiCase is one descriptor type: what to import into the watch-only
+// wallet (public keys) and the wallet with private keys, and what
+// getaddressinfo must answer in each.
+type aiCase struct {
+	name string
+	// build returns the import and the expected replies for the wallet
+	// kind (priv: the wallet with private keys). A nil import skips the
+	// kind (a descriptor that needs private keys).
+	build func(priv bool) (*aiImport, []aiWant)
+}
+
+func aiStr(s string) *string { return &s }
+
+func aiPub(t *testing.T, k aiKeys, name string) []byte {
+	t.Helper()
+	return aiHex(k.WIF[name].PubKey)
+}
+
+// aiXKey is an extended key and its derivations.
+type aiXKey struct{ k *hdkeychain.ExtendedKey }
+
+func aiParseX(s string) aiXKey {
+	k, err := hdkeychain.NewKeyFromString(s)
+	if err != nil {
+		panic(err)
+	}
+	return aiXKey{k}
+}
+
+func (x aiXKey) derive(path ...uint32) aiXKey {
+	k := x.k
+	for _, i := range path {
+		var err error
+		if k, err = k.Derive(i); err != nil {
+			panic(err)
+		}
+	}
+	return aiXKey{k}
+}
+
+func (x aiXKey) pub() []byte {
+	p, err := x.k.ECPubKey()
+	if err != nil {
+		panic(err)
+	}
+	return p.SerializeCompressed()
+}
+
+func (x aiXKey) tpub() string {
+	n, err := x.k.Neuter()
+	if err != nil {
+		panic(err)
+	}
+	return n.String()
+}
+
+const aiH = hdkeychain.HardenedKeyStart
+
+func aiUncompressedToCompressed(pub []byte) []byte {
+	p, err := btcec.ParsePubKey(pub)
+	if err != nil {
+		panic(err)
+	}
+	return p.SerializeCompressed()
+}
+
+func aiCases(t *testing.T, k aiKeys) []aiCase {
+	pub := func(n string) []byte { return aiPub(t, k, n) }
+	hx := func(n string) string { return k.WIF[n].PubKey }
+	wif := func(n string) string { return k.WIF[n].WIF }
+	xo := func(n string) []byte { return aiHex(k.WIF[n].XOnly) }
+	// keyText is a key as written in the import: its hex in the
+	// watch-only wallet, its WIF in the wallet with private keys.
+	keyText := func(priv bool, n string) string {
+		if priv {
+			return wif(n)
+		}
+		return hx(n)
+	}
+	// tapKey is a taproot key in the parent descriptor: as written for a
+	// hex key, x-only for a WIF (Core renders a WIF in tr() x-only).
+	tapKey := func(priv bool, n string) string {
+		if priv {
+			return k.WIF[n].XOnly
+		}
+		return hx(n)
+	}
+	fp := func(n string) string { return aiFP(pub(n)) }
+	m := func(n string) *aiMeta { return &aiMeta{"m", fp(n)} }
+
+	var cases []aiCase
+	add := func(name string, build func(priv bool) (*aiImport, []aiWant)) {
+		cases = append(cases, aiCase{name, build})
+	}
+
+	add("pkh-label", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k01")
+		return &aiImport{desc: "pkh(" + keyText(priv, "k01") + ")", label: aiStr("L1")}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([" + fp("k01") + "]" + hx("k01") + ")", parent: "pkh(" + hx("k01") + ")",
+				details: aiPKHDetails(p), meta: m("k01"), labels: []string{"L1"}},
+			aiForeign(aiP2WPKH(p)),
+		}
+	})
+	add("pkh-internal", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k02")
+		return &aiImport{desc: "pkh(" + keyText(priv, "k02") + ")", internal: true}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([" + fp("k02") + "]" + hx("k02") + ")", parent: "pkh(" + hx("k02") + ")",
+				details: aiPKHDetails(p), change: true, meta: m("k02")},
+		}
+	})
+	add("wpkh", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k03")
+		return &aiImport{desc: "wpkh(" + keyText(priv, "k03") + ")"}, []aiWant{
+			{out: aiP2WPKH(p), mine: true, desc: "wpkh([" + fp("k03") + "]" + hx("k03") + ")", parent: "wpkh(" + hx("k03") + ")",
+				details: aiWPKHDetails(p), meta: m("k03"), labels: []string{""}},
+			aiForeign(aiP2PKH(p)),
+			aiForeign(aiP2SH(aiP2WPKH(p).spk)),
+		}
+	})
+	add("sh-wpkh", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k04")
+		return &aiImport{desc: "sh(wpkh(" + keyText(priv, "k04") + "))"}, []aiWant{
+			{out: aiP2SH(aiP2WPKH(p).spk), mine: true, desc: "sh(wpkh([" + fp("k04") + "]" + hx("k04") + "))",
+				parent: "sh(wpkh(" + hx("k04") + "))", details: aiSHWPKHDetails(p), meta: m("k04"), labels: []string{""}},
+			aiForeign(aiP2WPKH(p)),
+		}
+	})
+	add("tr-keypath", func(priv bool) (*aiImport, []aiWant) {
+		x := xo("k05")
+		return &aiImport{desc: "tr(" + keyText(priv, "k05") + ")", label: aiStr("T")}, []aiWant{
+			{out: aiP2TR(aiTapOutput(x, nil)), mine: true, desc: "tr([" + fp("k05") + "]" + hex.EncodeToString(x) + ")",
+				parent: "tr(" + tapKey(priv, "k05") + ")", meta: m("k05"), labels: []string{"T"}},
+			aiForeign(aiP2TR(x)),
+		}
+	})
+	// k02's key has odd Y: written x-only, its fingerprint hashes 02||x.
+	add("tr-xonly-odd", func(priv bool) (*aiImport, []aiWant) {
+		x := xo("k02")
+		kt := k.WIF["k02"].XOnly
+		f := aiFP(x)
+		if priv {
+			kt, f = wif("k02"), fp("k02")
+		}
+		return &aiImport{desc: "tr(" + kt + ")"}, []aiWant{
+			{out: aiP2TR(aiTapOutput(x, nil)), mine: true, desc: "tr([" + f + "]" + hex.EncodeToString(x) + ")",
+				parent: "tr(" + k.WIF["k02"].XOnly + ")", meta: &aiMeta{"m", f}, labels: []string{""}},
+		}
+	})
+	add("tr-tree-pk", func(priv bool) (*aiImport, []aiWant) {
+		xk, xa, xb := xo("k06"), xo("k07"), xo("k08")
+		root := aiBranch(aiLeafHash(aiPK(xa)), aiLeafHash(aiPK(xb)))
+		leafA, leafB := k.WIF["k07"].XOnly, k.WIF["k08"].XOnly
+		fa := aiFP(xa)
+		if priv {
+			leafA, fa = wif("k07"), fp("k07")
+		}
+		imp := &aiImport{desc: "tr(" + keyText(priv, "k06") + ",{pk(" + leafA + "),pk(" + leafB + ")})"}
+		parent := "tr(" + tapKey(priv, "k06") + ",{pk(" + k.WIF["k07"].XOnly + "),pk(" + leafB + ")})"
+		return imp, []aiWant{
+			{out: aiP2TR(aiTapOutput(xk, root)), mine: true,
+				desc:   "tr([" + fp("k06") + "]" + hex.EncodeToString(xk) + ",{pk([" + fa + "]" + hex.EncodeToString(xa) + "),pk([" + aiFP(xb) + "]" + hex.EncodeToString(xb) + ")})",
+				parent: parent, labels: []string{""}},
+			aiForeign(aiP2TR(aiTapOutput(xk, nil))),
+		}
+	})
+	add("tr-multi_a", func(priv bool) (*aiImport, []aiWant) {
+		xk, xa, xb := xo("k09"), xo("k10"), xo("k11")
+		leaf := append(append(append(aiPush(xa), 0xac), aiPush(xb)...), 0xba, 0x52, 0x9c)
+		kb := hx("k11")
+		if priv {
+			kb = wif("k11")
+		}
+		imp := &aiImport{desc: "tr(" + keyText(priv, "k09") + ",multi_a(2," + hx("k10") + "," + kb + "))"}
+		bParent := hx("k11")
+		if priv {
+			bParent = k.WIF["k11"].XOnly
+		}
+		return imp, []aiWant{
+			{out: aiP2TR(aiTapOutput(xk, aiLeafHash(leaf))), mine: true,
+				desc: "tr([" + fp("k09") + "]" + hex.EncodeToString(xk) + ",multi_a(2,[" + fp("k10") + "]" + hex.EncodeToString(xa) +
+					",[" + fp("k11") + "]" + hex.EncodeToString(xb) + "))",
+				parent: "tr(" + tapKey(priv, "k09") + ",multi_a(2," + hx("k10") + "," + bParent + "))", labels: []string{""}},
+		}
+	})
+	add("rawtr", func(priv bool) (*aiImport, []aiWant) {
+		x := xo("k12")
+		return &aiImport{desc: "rawtr(" + keyText(priv, "k12") + ")", label: aiStr("R")}, []aiWant{
+			{out: aiP2TR(x), mine: true, desc: "rawtr([" + fp("k12") + "]" + hex.EncodeToString(x) + ")",
+				parent: "rawtr(" + tapKey(priv, "k12") + ")", labels: []string{"R"}},
+			aiForeign(aiP2TR(aiTapOutput(x, nil))),
+		}
+	})
+	add("pk", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k13")
+		return &aiImport{desc: "pk(" + keyText(priv, "k13") + ")"}, []aiWant{
+			aiForeign(aiP2PKH(p)), aiForeign(aiP2WPKH(p)), aiForeign(aiP2SH(aiPK(p))),
+		}
+	})
+	add("combo-compressed", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k14")
+		parent := "combo(" + hx("k14") + ")"
+		u, _ := btcec.ParsePubKey(p)
+		return &aiImport{desc: "combo(" + keyText(priv, "k14") + ")", label: aiStr("C")}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([" + fp("k14") + "]" + hx("k14") + ")", parent: parent,
+				details: aiPKHDetails(p), meta: m("k14"), labels: []string{"C"}},
+			{out: aiP2WPKH(p), mine: true, desc: "wpkh([" + fp("k14") + "]" + hx("k14") + ")", parent: parent,
+				details: aiWPKHDetails(p), meta: m("k14"), labels: []string{"C"}},
+			{out: aiP2SH(aiP2WPKH(p).spk), mine: true, desc: "sh(wpkh([" + fp("k14") + "]" + hx("k14") + "))", parent: parent,
+				details: aiSHWPKHDetails(p), meta: m("k14"), labels: []string{"C"}},
+			aiForeign(aiP2PKH(u.SerializeUncompressed())),
+			aiForeign(aiP2TR(aiTapOutput(xo("k14"), nil))),
+		}
+	})
+	add("combo-uncompressed", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("u01")
+		c := aiUncompressedToCompressed(p)
+		return &aiImport{desc: "combo(" + keyText(priv, "u01") + ")", label: aiStr("U")}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([" + fp("u01") + "]" + hx("u01") + ")", parent: "combo(" + hx("u01") + ")",
+				details: aiPKHDetails(p), meta: m("u01"), labels: []string{"U"}},
+			aiForeign(aiP2PKH(c)), aiForeign(aiP2WPKH(c)), aiForeign(aiP2SH(aiP2WPKH(c).spk)),
+		}
+	})
+	add("pkh-uncompressed", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("u02")
+		return &aiImport{desc: "pkh(" + keyText(priv, "u02") + ")"}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([" + fp("u02") + "]" + hx("u02") + ")", parent: "pkh(" + hx("u02") + ")",
+				details: aiPKHDetails(p), meta: m("u02"), labels: []string{""}},
+			aiForeign(aiP2PKH(aiUncompressedToCompressed(p))),
+		}
+	})
+	add("multi-bare", func(priv bool) (*aiImport, []aiWant) {
+		return &aiImport{desc: "multi(1," + keyText(priv, "k15") + "," + hx("k16") + ")"}, []aiWant{
+			aiForeign(aiP2PKH(pub("k15"))), aiForeign(aiP2PKH(pub("k16"))),
+			aiForeign(aiP2SH(aiMulti(1, pub("k15"), pub("k16")))),
+			aiForeign(aiP2WSH(aiMulti(1, pub("k15"), pub("k16")))),
+		}
+	})
+	add("sh-multi", func(priv bool) (*aiImport, []aiWant) {
+		a, b, c := pub("k17"), pub("k18"), pub("k19")
+		return &aiImport{desc: "sh(multi(2," + keyText(priv, "k17") + "," + hx("k18") + "," + keyText(priv, "k19") + "))", label: aiStr("M")}, []aiWant{
+			{out: aiP2SH(aiMulti(2, a, b, c)), mine: true,
+				desc:    "sh(multi(2,[" + fp("k17") + "]" + hx("k17") + ",[" + fp("k18") + "]" + hx("k18") + ",[" + fp("k19") + "]" + hx("k19") + "))",
+				parent:  "sh(multi(2," + hx("k17") + "," + hx("k18") + "," + hx("k19") + "))",
+				details: aiMultiDetails(2, a, b, c), labels: []string{"M"}},
+			aiForeign(aiP2PKH(a)),
+			aiForeign(aiP2WSH(aiMulti(2, a, b, c))),
+		}
+	})
+	add("sh-sortedmulti", func(priv bool) (*aiImport, []aiWant) {
+		keys := []string{"k20", "k21", "k22"}
+		sorted := append([]string(nil), keys...)
+		sort.Slice(sorted, func(i, j int) bool { return hx(sorted[i]) < hx(sorted[j]) })
+		var ps [][]byte
+		var dk []string
+		for _, n := range sorted {
+			ps = append(ps, pub(n))
+			dk = append(dk, "["+fp(n)+"]"+hx(n))
+		}
+		return &aiImport{desc: "sh(sortedmulti(1," + keyText(priv, keys[0]) + "," + hx(keys[1]) + "," + hx(keys[2]) + "))"}, []aiWant{
+			{out: aiP2SH(aiMulti(1, ps...)), mine: true, desc: "sh(multi(1," + strings.Join(dk, ",") + "))",
+				parent:  "sh(sortedmulti(1," + hx(keys[0]) + "," + hx(keys[1]) + "," + hx(keys[2]) + "))",
+				details: aiMultiDetails(1, ps...), labels: []string{""}},
+		}
+	})
+	add("wsh-multi", func(priv bool) (*aiImport, []aiWant) {
+		a, b := pub("k23"), pub("k24")
+		return &aiImport{desc: "wsh(multi(1," + keyText(priv, "k23") + "," + hx("k24") + "))"}, []aiWant{
+			{out: aiP2WSH(aiMulti(1, a, b)), mine: true, desc: "wsh(multi(1,[" + fp("k23") + "]" + hx("k23") + ",[" + fp("k24") + "]" + hx("k24") + "))",
+				parent: "wsh(multi(1," + hx("k23") + "," + hx("k24") + "))", details: aiMultiDetails(1, a, b), labels: []string{""}},
+			aiForeign(aiP2SH(aiP2WSH(aiMulti(1, a, b)).spk)),
+		}
+	})
+	add("sh-wsh-multi", func(priv bool) (*aiImport, []aiWant) {
+		a, b := pub("k01"), pub("k02")
+		return &aiImport{desc: "sh(wsh(multi(2," + hx("k01") + "," + keyText(priv, "k02") + ")))", label: aiStr("SW")}, []aiWant{
+			{out: aiP2SH(aiP2WSH(aiMulti(2, a, b)).spk), mine: true,
+				desc:    "sh(wsh(multi(2,[" + fp("k01") + "]" + hx("k01") + ",[" + fp("k02") + "]" + hx("k02") + ")))",
+				parent:  "sh(wsh(multi(2," + hx("k01") + "," + hx("k02") + ")))",
+				details: aiSHWSHMultiDetails(2, a, b), labels: []string{"SW"}},
+			aiForeign(aiP2WSH(aiMulti(2, a, b))),
+		}
+	})
+	add("wsh-pk", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k03")
+		return &aiImport{desc: "wsh(pk(" + keyText(priv, "k03") + "))"}, []aiWant{
+			{out: aiP2WSH(aiPK(p)), mine: true, desc: "wsh(pk([" + fp("k03") + "]" + hx("k03") + "))", parent: "wsh(pk(" + hx("k03") + "))",
+				details: aiObj{{"script", "pubkey"}, {"hex", hex.EncodeToString(aiPK(p))}}, labels: []string{""}},
+			aiForeign(aiP2PKH(p)),
+		}
+	})
+	add("sh-pk-uncompressed", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("u03")
+		return &aiImport{desc: "sh(pk(" + keyText(priv, "u03") + "))"}, []aiWant{
+			{out: aiP2SH(aiPK(p)), mine: true, desc: "sh(pk([" + fp("u03") + "]" + hx("u03") + "))", parent: "sh(pk(" + hx("u03") + "))",
+				details: aiObj{{"script", "pubkey"}, {"hex", hex.EncodeToString(aiPK(p))}}, labels: []string{""}},
+		}
+	})
+	add("wsh-miniscript", func(priv bool) (*aiImport, []aiWant) {
+		a, b := pub("k05"), pub("k06")
+		// or_d(pk(A),and_v(v:pk(B),older(144)))
+		s := append(aiPK(a), 0x73, 0x64)
+		s = append(s, aiPush(b)...)
+		s = append(s, 0xad, 0x02, 0x90, 0x00, 0xb2, 0x68)
+		body := func(ka, kb string) string { return "or_d(pk(" + ka + "),and_v(v:pk(" + kb + "),older(144)))" }
+		return &aiImport{desc: "wsh(" + body(keyText(priv, "k05"), hx("k06")) + ")"}, []aiWant{
+			{out: aiP2WSH(s), mine: true, desc: "wsh(" + body("["+fp("k05")+"]"+hx("k05"), "["+fp("k06")+"]"+hx("k06")) + ")",
+				parent: "wsh(" + body(hx("k05"), hx("k06")) + ")", details: aiObj{{"script", "nonstandard"}, {"hex", hex.EncodeToString(s)}},
+				labels: []string{""}},
+		}
+	})
+	addrOnly := func(name string, out func() aiOut, inferred func() string) {
+		add(name, func(priv bool) (*aiImport, []aiWant) {
+			o := out()
+			d := "addr(" + o.addr + ")"
+			if strings.HasPrefix(name, "raw") {
+				d = "raw(" + hex.EncodeToString(o.spk) + ")"
+			}
+			if priv {
+				// addr() and raw() have no private keys to import.
+				return &aiImport{desc: d, label: aiStr("W"),
+					fails: "Cannot import descriptor without private keys to a wallet with private keys enabled"}, []aiWant{aiForeign(o)}
+			}
+			return &aiImport{desc: d, label: aiStr("W")}, []aiWant{
+				{out: o, mine: true, desc: inferred(), parent: d, labels: []string{"W"}},
+			}
+		})
+	}
+	none := func() string { return "" }
+	addrOnly("addr-p2pkh", func() aiOut { return aiP2PKH(pub("k07")) }, none)
+	addrOnly("addr-p2sh", func() aiOut { return aiP2SH(aiPK(pub("k08"))) }, none)
+	addrOnly("addr-p2wpkh", func() aiOut { return aiP2WPKH(pub("k09")) }, none)
+	addrOnly("addr-p2wsh", func() aiOut { return aiP2WSH(aiPK(pub("k10"))) }, none)
+	addrOnly("addr-p2tr", func() aiOut { return aiP2TR(xo("k11")) }, func() string { return "rawtr(" + k.WIF["k11"].XOnly + ")" })
+	addrOnly("raw-p2wpkh", func() aiOut { return aiP2WPKH(pub("k12")) }, none)
+	addrOnly("raw-p2pkh", func() aiOut { return aiP2PKH(pub("k13")) }, none)
+	addrOnly("addr-witness-v2", func() aiOut {
+		prog := aiHash160(pub("k14"))
+		data, _ := bech32.ConvertBits(prog, 8, 5, true)
+		a, _ := bech32.EncodeM(aiNet.Bech32HRPSegwit, append([]byte{2}, data...))
+		return aiOut{a, append([]byte{0x52, 0x14}, prog...)}
+	}, none)
+
+	// Ranged xpub with origin: the watch-only wallet imports the account
+	// tpub, the wallet with private keys the master tprv with the
+	// hardened account path; both store the same public descriptor.
+	add("wpkh-xpub-origin", func(priv bool) (*aiImport, []aiWant) {
+		master := aiParseX(k.BIP32["t03"].TPrv)
+		mfp := aiFP(master.pub())
+		acct := master.derive(84+aiH, 1+aiH, 0+aiH)
+		parent := "wpkh([" + mfp + "/84h/1h/0h]" + acct.tpub() + "/0/*)"
+		d := parent
+		if priv {
+			d = "wpkh(" + k.BIP32["t03"].TPrv + "/84h/1h/0h/0/*)"
+		}
+		var ws []aiWant
+		for _, i := range []uint32{0, 1, 7, 999} {
+			p := acct.derive(0, i).pub()
+			ws = append(ws, aiWant{out: aiP2WPKH(p), mine: true,
+				desc:   fmt.Sprintf("wpkh([%s/84h/1h/0h/0/%d]%x)", mfp, i, p),
+				parent: parent, details: aiWPKHDetails(p), change: true,
+				meta: &aiMeta{fmt.Sprintf("m/84h/1h/0h/0/%d", i), mfp}})
+		}
+		ws = append(ws, aiForeign(aiP2WPKH(acct.derive(0, 1000).pub())), aiForeign(aiP2WPKH(acct.derive(1, 0).pub())))
+		return &aiImport{desc: d, rng: &[2]int{0, 5}}, ws
+	})
+	// An xpub without origin: the fingerprint is the xpub's own key's.
+	add("pkh-xpub-no-origin", func(priv bool) (*aiImport, []aiWant) {
+		x := aiParseX(k.BIP32["t04"].TPrv)
+		xfp := aiFP(x.pub())
+		parent := "pkh(" + x.tpub() + "/1/*)"
+		d := parent
+		if priv {
+			d = "pkh(" + k.BIP32["t04"].TPrv + "/1/*)"
+		}
+		var ws []aiWant
+		for _, i := range []uint32{0, 3} {
+			p := x.derive(1, i).pub()
+			ws = append(ws, aiWant{out: aiP2PKH(p), mine: true, desc: fmt.Sprintf("pkh([%s/1/%d]%x)", xfp, i, p),
+				parent: parent, details: aiPKHDetails(p), change: true, meta: &aiMeta{fmt.Sprintf("m/1/%d", i), xfp}})
+		}
+		return &aiImport{desc: d, rng: &[2]int{0, 3}}, ws
+	})
+	// Hardened derivation after the wildcard needs the private key.
+	add("wpkh-xprv-hardened", func(priv bool) (*aiImport, []aiWant) {
+		if !priv {
+			return nil, nil
+		}
+		master := aiParseX(k.BIP32["t05"].TPrv)
+		mfp := aiFP(master.pub())
+		parent := "wpkh(" + master.tpub() + "/0h/*h)"
+		var ws []aiWant
+		for _, i := range []uint32{0, 2} {
+			p := master.derive(aiH, i+aiH).pub()
+			ws = append(ws, aiWant{out: aiP2WPKH(p), mine: true, desc: fmt.Sprintf("wpkh([%s/0h/%dh]%x)", mfp, i, p),
+				parent: parent, details: aiWPKHDetails(p), change: true, meta: &aiMeta{fmt.Sprintf("m/0h/%dh", i), mfp}})
+		}
+		return &aiImport{desc: "wpkh(" + k.BIP32["t05"].TPrv + "/0h/*h)", rng: &[2]int{0, 2}}, ws
+	})
+	add("tr-xpub-active", func(priv bool) (*aiImport, []aiWant) {
+		master := aiParseX(k.BIP32["t06"].TPrv)
+		mfp := aiFP(master.pub())
+		acct := master.derive(86+aiH, 1+aiH, 0+aiH)
+		parent := "tr([" + mfp + "/86h/1h/0h]" + acct.tpub() + "/0/*)"
+		d := parent
+		if priv {
+			d = "tr(" + k.BIP32["t06"].TPrv + "/86'/1'/0'/0/*)"
+		}
+		var ws []aiWant
+		for _, i := range []uint32{0, 4} {
+			p := acct.derive(0, i).pub()
+			x := p[1:]
+			ws = append(ws, aiWant{out: aiP2TR(aiTapOutput(x, nil)), mine: true, desc: fmt.Sprintf("tr([%s/86h/1h/0h/0/%d]%x)", mfp, i, x),
+				parent: parent, change: true, meta: &aiMeta{fmt.Sprintf("m/86h/1h/0h/0/%d", i), mfp}})
+		}
+		return &aiImport{desc: d, rng: &[2]int{0, 4}, active: true}, ws
+	})
+	add("tr-xpub-tree", func(priv bool) (*aiImport, []aiWant) {
+		a, b := aiParseX(k.BIP32["t07"].TPrv), aiParseX(k.BIP32["t08"].TPrv)
+		fa, fb := aiFP(a.pub()), aiFP(b.pub())
+		parent := "tr(" + a.tpub() + "/0/*,pk(" + b.tpub() + "/0/*))"
+		d := parent
+		if priv {
+			d = "tr(" + k.BIP32["t07"].TPrv + "/0/*,pk(" + b.tpub() + "/0/*))"
+		}
+		var ws []aiWant
+		for _, i := range []uint32{0, 2} {
+			xa, xb := a.derive(0, i).pub()[1:], b.derive(0, i).pub()[1:]
+			ws = append(ws, aiWant{out: aiP2TR(aiTapOutput(xa, aiLeafHash(aiPK(xb)))), mine: true,
+				desc:   fmt.Sprintf("tr([%s/0/%d]%x,pk([%s/0/%d]%x))", fa, i, xa, fb, i, xb),
+				parent: parent, change: true})
+		}
+		return &aiImport{desc: d, rng: &[2]int{0, 2}}, ws
+	})
+	add("wsh-sortedmulti-xpub", func(priv bool) (*aiImport, []aiWant) {
+		a, b := aiParseX(k.BIP32["t01"].TPrv), aiParseX(k.BIP32["t02"].TPrv)
+		fa, fb := aiFP(a.pub()), aiFP(b.pub())
+		parent := "wsh(sortedmulti(2," + a.tpub() + "/0/*," + b.tpub() + "/0/*))"
+		d := parent
+		if priv {
+			d = "wsh(sortedmulti(2," + k.BIP32["t01"].TPrv + "/0/*," + b.tpub() + "/0/*))"
+		}
+		var ws []aiWant
+		for _, i := range []uint32{0, 1, 5} {
+			ka := aiKV{fmt.Sprintf("[%s/0/%d]", fa, i), a.derive(0, i).pub()}
+			kb := aiKV{fmt.Sprintf("[%s/0/%d]", fb, i), b.derive(0, i).pub()}
+			ks := []aiKV{ka, kb}
+			sort.Slice(ks, func(x, y int) bool { return bytes.Compare(ks[x].v.([]byte), ks[y].v.([]byte)) < 0 })
+			k0, k1 := ks[0].v.([]byte), ks[1].v.([]byte)
+			ws = append(ws, aiWant{out: aiP2WSH(aiMulti(2, k0, k1)), mine: true,
+				desc:   fmt.Sprintf("wsh(multi(2,%s%x,%s%x))", ks[0].k, k0, ks[1].k, k1),
+				parent: parent, details: aiMultiDetails(2, k0, k1), change: true})
+		}
+		return &aiImport{desc: d, rng: &[2]int{0, 5}, active: true}, ws
+	})
+	return cases
+}
+
+// aiSetup creates a node with a blank watch-only wallet and a blank
+// wallet with private keys.
+func aiSetup(t *testing.T) *walletNode {
+	t.Helper()
+	n := newWalletNode(t, t.TempDir())
+	t.Cleanup(func() { n.mgr.Close() })
+	return n
+}
+
+func aiCreate(t *testing.T, n *walletNode, name string, priv bool) string {
+	t.Helper()
+	p, _ := json.Marshal([]any{name, !priv, true})
+	var created struct{ Name string }
+	mustResult(t, n.call(t, "/", "createwallet", p), "createwallet "+name, &created)
+	return walletPath(&name)
+}
+
+func aiImportOne(t *testing.T, n *walletNode, path string, im aiImport) {
+	t.Helper()
+	p, _ := json.Marshal([]any{[]any{im.request()}})
+	r := n.call(t, path, "importdescriptors", p)
+	var res []struct {
+		Success bool            `json:"success"`
+		Error   json.RawMessage `json:"error"`
+	}
+	mustResult(t, r, "importdescriptors", &res)
+	if im.fails != "" {
+		var e struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		}
+		if len(res) != 1 || res[0].Success || json.Unmarshal(res[0].Error, &e) != nil || e.Code != -4 || e.Message != im.fails {
+			t.Fatalf("import of %s: got %s, want -4 %q", im.desc, r.Result, im.fails)
+		}
+		return
+	}
+	if len(res) != 1 || !res[0].Success {
+		t.Fatalf("import of %s failed: %s", im.desc, r.Result)
+	}
+}
+
+func aiInfo(t *testing.T, n *walletNode, path, addr string) []byte {
+	t.Helper()
+	p, _ := json.Marshal([]string{addr})
+	r := n.call(t, path, "getaddressinfo", p)
+	if r.Error != nil {
+		t.Fatalf("getaddressinfo %s: %d %s", addr, r.Error.Code, r.Error.Message)
+	}
+	return r.Result
+}
+
+// TestAddressInfoChecksum checks the test's own checksum against recorded
+// descriptors.
+func TestAddressInfoChecksum(t *testing.T) {
+	for _, d := range []string{
+		"wpkh(cPt39s2tUHwXgtaGjhND9vwv5noj1xSNw3h9iVJ3iu6srpN3wriW)#9sethpyk",
+		"tr([0ecf3261/86h/1h/0h]tpubDDA9wporpmfuqdjZBpbo6mQzt9zKBnfnVgB2F4w3Xd9F3bDobcLxhNn1dBefZohu98JM1L5nTnFEmbwAb2nnrQ7KDqE8DcsUW7TZMcb4Hv2/0/*)#wc0d892n",
+		"wsh(pk([259d7b52]022640f26c4c05cf1528e99444b9e56704a636dd27148702b6365b6225cdb048f4))#yr22xsvt",
+	} {
+		if got := aiCS(d[:len(d)-9]); got != d {
+			t.Errorf("checksum of %s: got %s", d[:len(d)-9], got)
+		}
+	}
+}
+
+// TestAddressInfoDescriptorTypes imports every descriptor type of spec
+// (e.8) into a blank watch-only wallet (public keys) and a blank wallet
+// with private keys, and checks getaddressinfo's reply for the derived
+// addresses and for neighbouring addresses that are not the wallet's,
+// field by field and in order.
+func TestAddressInfoDescriptorTypes(t *testing.T) {
+	keys := loadAIKeys(t)
+	n := aiSetup(t)
+	for i, c := range aiCases(t, keys) {
+		for _, priv := range []bool{false, true} {
+			kind := "watch"
+			if priv {
+				kind = "hot"
+			}
+			t.Run(c.name+"/"+kind, func(t *testing.T) {
+				im, wants := c.build(priv)
+				if im == nil {
+					return
+				}
+				path := aiCreate(t, n, fmt.Sprintf("%s%d", kind, i), priv)
+				aiImportOne(t, n, path, *im)
+				for _, w := range wants {
+					aiCompare(t, w.out.addr, aiInfo(t, n, path, w.out.addr), w.obj())
+				}
+			})
+		}
+	}
+}
+
+// aiBech32 encodes a witness address from a version and a program (or raw
+// 5-bit data when prog is nil), with either checksum.
+func aiBech32(t *testing.T, hrp string, m bool, version byte, prog []byte, data5 []byte) string {
+	t.Helper()
+	data := data5
+	if prog != nil {
+		conv, err := bech32.ConvertBits(prog, 8, 5, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data = append([]byte{version}, conv...)
+	}
+	var s string
+	var err error
+	if m {
+		s, err = bech32.EncodeM(hrp, data)
+	} else {
+		s, err = bech32.Encode(hrp, data)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// aiFlip changes the character at i of a Bech32 string to another
+// character of the charset.
+func aiFlip(s string, i int) string {
+	c := "q"
+	if s[i] == 'q' {
+		c = "p"
+	}
+	return s[:i] + c + s[i+1:]
+}
+
+// TestAddressInfoForeignAndInvalid checks addresses of every kind that
+// are not the wallet's (only the non-wallet fields, c.3) and every
+// invalid-address message of c.2, in both kinds of wallet.
+func TestAddressInfoForeignAndInvalid(t *testing.T) {
+	keys := loadAIKeys(t)
+	n := aiSetup(t)
+	p := aiHex(keys.WIF["k01"].PubKey)
+	x := aiHex(keys.WIF["k01"].XOnly)
+	h := aiHash160(p)
+	hrp := aiNet.Bech32HRPSegwit
+
+	foreign := []aiOut{
+		aiP2PKH(p), aiP2SH(aiPK(p)), aiP2WPKH(p), aiP2WSH(aiPK(p)), aiP2TR(x),
+		{"bcrt1pfeesnyr2tx", []byte{0x51, 0x02, 0x4e, 0x73}},
+		{aiBech32(t, hrp, true, 1, h, nil), append([]byte{0x51, 0x14}, h...)},
+		{aiBech32(t, hrp, true, 2, h, nil), append([]byte{0x52, 0x14}, h...)},
+		{aiBech32(t, hrp, true, 16, h[:2], nil), append([]byte{0x60, 0x02}, h[:2]...)},
+		{aiBech32(t, hrp, true, 3, append(h, h...)[:40], nil), append([]byte{0x53, 40}, append(h, h...)[:40]...)},
+	}
+
+	v0 := aiBech32(t, hrp, false, 0, h, nil)
+	v1 := aiBech32(t, hrp, true, 1, x, nil)
+	p2pkh := aiP2PKH(p).addr
+	badPad, _ := bech32.ConvertBits(append(x, 0), 8, 5, true) // 33 bytes: 53 groups
+	badPad = append([]byte{0}, badPad[:52]...)
+	badPad[52] |= 1
+	invalid := []struct{ addr, msg string }{
+		{"", "Invalid checksum or length of Base58 address (P2PKH or P2SH)"},
+		{"1111111111", "Invalid checksum or length of Base58 address (P2PKH or P2SH)"},
+		{p2pkh[:len(p2pkh)-1] + map[bool]string{true: "2", false: "1"}[p2pkh[len(p2pkh)-1] == '1'], "Invalid checksum or length of Base58 address (P2PKH or P2SH)"},
+		{base58.CheckEncode(append(h, 0), aiNet.PubKeyHashAddrID), "Invalid checksum or length of Base58 address (P2PKH or P2SH)"},
+		{base58.CheckEncode(h[:19], aiNet.PubKeyHashAddrID), "Invalid length for Base58 address (P2PKH or P2SH)"},
+		{base58.CheckEncode(h[:19], aiNet.ScriptHashAddrID), "Invalid length for Base58 address (P2PKH or P2SH)"},
+		{base58.CheckEncode(h, chaincfg.MainNetParams.PubKeyHashAddrID), "Invalid or unsupported Base58-encoded address."},
+		{base58.CheckEncode(h, chaincfg.MainNetParams.ScriptHashAddrID), "Invalid or unsupported Base58-encoded address."},
+		{"0OIl", "Invalid or unsupported Segwit (Bech32) or Base58 encoding."},
+		{aiBech32(t, "tb", false, 0, h, nil), "Invalid or unsupported Segwit (Bech32) or Base58 encoding."},
+		{aiBech32(t, "bc", true, 1, x, nil), "Invalid or unsupported Segwit (Bech32) or Base58 encoding."},
+		{" " + v0, "Invalid or unsupported Segwit (Bech32) or Base58 encoding."},
+		{aiBech32(t, hrp, false, 0, nil, []byte{}), "Empty Bech32 data section"},
+		{aiBech32(t, hrp+"x", false, 0, h, nil), "Invalid or unsupported prefix for Segwit (Bech32) address (expected bcrt, got bcrtx)."},
+		{aiBech32(t, hrp, true, 0, h, nil), "Version 0 witness address must use Bech32 checksum"},
+		{aiBech32(t, hrp, false, 1, x, nil), "Version 1+ witness address must use Bech32m checksum"},
+		{aiBech32(t, hrp, false, 0, nil, badPad), "Invalid padding in Bech32 data section"},
+		{aiBech32(t, hrp, false, 0, append(h, 0), nil), "Invalid Bech32 v0 address program size (21 bytes), per BIP141"},
+		{aiBech32(t, hrp, false, 0, h[:1], nil), "Invalid Bech32 v0 address program size (1 byte), per BIP141"},
+		{aiBech32(t, hrp, true, 17, h, nil), "Invalid Bech32 address witness version"},
+		{aiBech32(t, hrp, true, 1, h[:1], nil), "Invalid Bech32 address program size (1 byte)"},
+		{aiBech32(t, hrp, true, 2, append(append(h, h...), 1), nil), "Invalid Bech32 address program size (41 bytes)"},
+		{"bcrt1" + strings.Repeat("q", 86), "Bech32 string too long"},
+		{v0[:10] + strings.ToUpper(v0[10:11]) + v0[11:], "Invalid character or mixed case"},
+		{"bcrtqqqqqqqqqq", "Missing separator"},
+		{"bcrt1", "Invalid separator position"},
+		{"bcrt1qqqqq", "Invalid separator position"},
+		{"bcrt1qqqqqqqbqqq", "Invalid Base 32 character"},
+		{"bcrt1qqqqqq!qqq", "Invalid Base 32 character"},
+		{aiFlip(v0, 12), "Invalid Bech32 checksum"},
+		{aiFlip(v1, 12), "Invalid Bech32m checksum"},
+	}
+
+	for _, priv := range []bool{false, true} {
+		path := aiCreate(t, n, fmt.Sprintf("w%v", priv), priv)
+		// Something in the wallet, so that it is not empty.
+		aiImportOne(t, n, path, aiImport{desc: "wpkh(" + map[bool]string{false: keys.WIF["k02"].PubKey, true: keys.WIF["k02"].WIF}[priv] + ")"})
+		for _, o := range foreign {
+			aiCompare(t, o.addr, aiInfo(t, n, path, o.addr), aiForeign(o).obj())
+		}
+		// Upper case is accepted and echoed in lower case.
+		up := strings.ToUpper(v1)
+		aiCompare(t, up, aiInfo(t, n, path, up), aiForeign(aiP2TR(x)).obj())
+		for _, c := range invalid {
+			pr, _ := json.Marshal([]string{c.addr})
+			r := n.call(t, path, "getaddressinfo", pr)
+			if r.Error == nil {
+				t.Errorf("%q: got result %s, want error %q", c.addr, r.Result, c.msg)
+				continue
+			}
+			if r.Error.Code != -5 || r.Error.Message != c.msg {
+				t.Errorf("%q: got %d %q, want -5 %q", c.addr, r.Error.Code, r.Error.Message, c.msg)
+			}
+		}
+	}
+}
