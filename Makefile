@@ -21,7 +21,7 @@ $(BTCD):
 	mkdir -p $(TOOLS)
 	$(GO) build -o $(BTCD) github.com/btcsuite/btcd
 
-run: build
+run: build btcd
 	./scripts/run-regtest.sh
 
 test: vet
