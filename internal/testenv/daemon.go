@@ -101,6 +101,7 @@ type Daemon struct {
 	done   chan struct{}
 	err    error
 	cookie bool
+	killed bool
 }
 
 // lockedBuffer collects a child's output.
@@ -277,7 +278,24 @@ func (d *Daemon) Stop() error {
 	}
 }
 
+// Kill ends the node with SIGKILL, as a crash or power loss would, and
+// waits until the process is gone. Stop (and the test's clean-up) then
+// report no error for the missing clean exit.
+func (d *Daemon) Kill() {
+	d.killed = true
+	select {
+	case <-d.done:
+		return
+	default:
+	}
+	d.cmd.Process.Kill()
+	<-d.done
+}
+
 func (d *Daemon) exitErr() error {
+	if d.killed {
+		return nil
+	}
 	if d.cmd.ProcessState != nil && d.cmd.ProcessState.ExitCode() == 0 {
 		return nil
 	}
