@@ -236,6 +236,29 @@ func TestImportRescan(t *testing.T) {
 	if len(lt) != 3 || lt[2].TxID != spend || lt[2].Category != "send" || lt[1].Category != "immature" {
 		t.Errorf("listtransactions %+v", lt)
 	}
+	// signrawtransactionwithkey finds the spent outputs in btcd's UTXO set.
+	coin2 := b.Coinbase(2)
+	tx2 := testenv.UnsignedSpend(t, []testenv.Coin{coin2}, wire.NewTxOut(coin2.Value-20000, stranger.WPKH.Script))
+	var sr struct {
+		Hex      string `json:"hex"`
+		Complete bool   `json:"complete"`
+		Errors   []struct {
+			Error string `json:"error"`
+		} `json:"errors"`
+	}
+	call(t, d.client(""), &sr, "signrawtransactionwithkey", testenv.TxHex(t, tx2), []string{key.WIF})
+	if !sr.Complete {
+		t.Fatalf("signing a coin of the UTXO set without prevtxs: %+v", sr)
+	}
+	if _, err := b.SendRawTransaction(sr.Hex); err != nil {
+		t.Errorf("btcd refused the signed transaction: %v", err)
+	}
+	sr.Complete, sr.Errors = true, nil
+	call(t, d.client(""), &sr, "signrawtransactionwithkey", testenv.TxHex(t, tx), []string{key.WIF})
+	if sr.Complete || len(sr.Errors) != 1 || sr.Errors[0].Error != "Input not found or already spent" {
+		t.Errorf("signing a spent coin: %+v", sr)
+	}
+
 	var wi struct {
 		TxCount  int             `json:"txcount"`
 		Scanning json.RawMessage `json:"scanning"`

@@ -6,10 +6,12 @@ import (
 	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/chain"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/scan"
+	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
 
@@ -110,4 +112,31 @@ func rescanAfterImport(ctx context.Context, d *Deps, w *wallet.Wallet, raws []js
 		return MapError(err)
 	}
 	return nil
+}
+
+// backendCoins returns signrawtransactionwithkey's lookup of the inputs in
+// the backend's UTXO set and mempool (Core's FindCoins), nil when the node
+// runs offline. An output the backend does not know or has seen spent is
+// left out, so that the signer reports "Input not found or already spent".
+func backendCoins(ctx context.Context, d *Deps) func(*wire.MsgTx, sign.Coins) error {
+	if d.Chain == nil {
+		return nil
+	}
+	return func(tx *wire.MsgTx, coins sign.Coins) error {
+		b := d.Chain.Backend()
+		for _, in := range tx.TxIn {
+			op := in.PreviousOutPoint
+			if _, ok := coins[op]; ok {
+				continue
+			}
+			out, err := b.TxOut(ctx, op, true)
+			if err != nil {
+				return MapError(err)
+			}
+			if out != nil {
+				coins[op] = &sign.Coin{PkScript: out.PkScript, Amount: out.Value}
+			}
+		}
+		return nil
+	}
 }

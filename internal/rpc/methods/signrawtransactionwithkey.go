@@ -88,14 +88,16 @@ func newSignRawTransactionWithKey(d *Deps) *rpc.Method {
 			"      \"txid\", \"vout\", \"witness\", \"scriptSig\", \"sequence\", \"error\" } ]\n}",
 		Examples: []string{`"myhex" "[\"key1\",\"key2\"]"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			return signRawTransactionWithKey(d.Net, req)
+			return signRawTransactionWithKey(d.Net, req, backendCoins(ctx, d))
 		},
 	}
 }
 
 // signRawTransactionWithKey runs the call with Core's order of checks:
 // transaction, keys, prevtxs, sighash type; then signs.
-func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request) (any, error) {
+// find, when not nil, fills in the coins the chain knows before prevtxs
+// are read (Core's FindCoins).
+func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request, find func(*wire.MsgTx, sign.Coins) error) (any, error) {
 	hexTx, err := req.String(0)
 	if err != nil {
 		return nil, err
@@ -132,6 +134,11 @@ func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request) (any, err
 	provider := sign.NewProvider(keys...)
 
 	coins := make(sign.Coins, len(tx.TxIn))
+	if find != nil {
+		if err := find(tx, coins); err != nil {
+			return nil, err
+		}
+	}
 	if req.Has(2) {
 		var prevtxs []json.RawMessage
 		if err := req.Decode(2, &prevtxs); err != nil {
