@@ -852,6 +852,104 @@ func aiCases(t *testing.T, k aiKeys) []aiCase {
 		}
 		return &aiImport{desc: d, rng: &[2]int{0, 5}, active: true}, ws
 	})
+	add("wsh-pkh", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k15")
+		in := aiP2PKH(p)
+		emb := append(aiKind(in.spk), aiPKHDetails(p)...)
+		emb = append(emb, aiKV{"address", in.addr}, aiKV{"scriptPubKey", hex.EncodeToString(in.spk)})
+		return &aiImport{desc: "wsh(pkh(" + keyText(priv, "k15") + "))"}, []aiWant{
+			{out: aiP2WSH(in.spk), mine: true, desc: "wsh(pkh([" + fp("k15") + "]" + hx("k15") + "))", parent: "wsh(pkh(" + hx("k15") + "))",
+				details: aiObj{{"script", "pubkeyhash"}, {"hex", hex.EncodeToString(in.spk)}, {"pubkey", hx("k15")}, {"embedded", emb}},
+				labels:  []string{""}},
+			aiForeign(in),
+		}
+	})
+	add("sh-wsh-pk", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k16")
+		in := aiP2WSH(aiPK(p))
+		emb := append(aiKind(in.spk), aiKV{"script", "pubkey"}, aiKV{"hex", hex.EncodeToString(aiPK(p))},
+			aiKV{"address", in.addr}, aiKV{"scriptPubKey", hex.EncodeToString(in.spk)})
+		return &aiImport{desc: "sh(wsh(pk(" + keyText(priv, "k16") + ")))"}, []aiWant{
+			{out: aiP2SH(in.spk), mine: true, desc: "sh(wsh(pk([" + fp("k16") + "]" + hx("k16") + ")))", parent: "sh(wsh(pk(" + hx("k16") + ")))",
+				details: aiObj{{"script", "witness_v0_scripthash"}, {"hex", hex.EncodeToString(in.spk)}, {"embedded", emb}},
+				labels:  []string{""}},
+		}
+	})
+	add("tr-nested-tree", func(priv bool) (*aiImport, []aiWant) {
+		xk, xa, xb, xc := xo("k17"), xo("k18"), xo("k19"), xo("k20")
+		root := aiBranch(aiLeafHash(aiPK(xa)), aiBranch(aiLeafHash(aiPK(xb)), aiLeafHash(aiPK(xc))))
+		kc := hx("k20")
+		if priv {
+			kc = wif("k20")
+		}
+		cParent := hx("k20")
+		if priv {
+			cParent = k.WIF["k20"].XOnly
+		}
+		ok := func(n string, x []byte) string { return "[" + fp(n) + "]" + hex.EncodeToString(x) }
+		return &aiImport{desc: "tr(" + keyText(priv, "k17") + ",{pk(" + hx("k18") + "),{pk(" + hx("k19") + "),pk(" + kc + ")}})"}, []aiWant{
+			{out: aiP2TR(aiTapOutput(xk, root)), mine: true,
+				desc:   "tr(" + ok("k17", xk) + ",{pk(" + ok("k18", xa) + "),{pk(" + ok("k19", xb) + "),pk(" + ok("k20", xc) + ")}})",
+				parent: "tr(" + tapKey(priv, "k17") + ",{pk(" + hx("k18") + "),{pk(" + hx("k19") + "),pk(" + cParent + ")}})", labels: []string{""}},
+		}
+	})
+	add("tr-sortedmulti_a", func(priv bool) (*aiImport, []aiWant) {
+		names := []string{"k21", "k22", "k23"}
+		sorted := append([]string(nil), names...)
+		sort.Slice(sorted, func(i, j int) bool { return k.WIF[sorted[i]].XOnly < k.WIF[sorted[j]].XOnly })
+		var leaf []byte
+		var dk []string
+		for i, n := range sorted {
+			leaf = append(leaf, aiPush(xo(n))...)
+			if i == 0 {
+				leaf = append(leaf, 0xac)
+			} else {
+				leaf = append(leaf, 0xba)
+			}
+			dk = append(dk, "["+fp(n)+"]"+k.WIF[n].XOnly)
+		}
+		leaf = append(leaf, 0x52, 0x9c)
+		xk := xo("k24")
+		return &aiImport{desc: "tr(" + keyText(priv, "k24") + ",sortedmulti_a(2," + hx(names[0]) + "," + hx(names[1]) + "," + keyText(priv, names[2]) + "))"}, []aiWant{
+			{out: aiP2TR(aiTapOutput(xk, aiLeafHash(leaf))), mine: true,
+				desc: "tr([" + fp("k24") + "]" + hex.EncodeToString(xk) + ",multi_a(2," + strings.Join(dk, ",") + "))",
+				parent: "tr(" + tapKey(priv, "k24") + ",sortedmulti_a(2," + hx(names[0]) + "," + hx(names[1]) + "," +
+					tapKey(priv, names[2]) + "))", labels: []string{""}},
+		}
+	})
+	add("tr-miniscript-leaf", func(priv bool) (*aiImport, []aiWant) {
+		xk, xa := xo("k01"), xo("k02")
+		leaf := append(append(aiPush(xa), 0xad), 0x5a, 0xb2)
+		ka := k.WIF["k02"].XOnly
+		fa := aiFP(xa)
+		if priv {
+			ka, fa = wif("k02"), fp("k02")
+		}
+		return &aiImport{desc: "tr(" + keyText(priv, "k01") + ",and_v(v:pk(" + ka + "),older(10)))"}, []aiWant{
+			{out: aiP2TR(aiTapOutput(xk, aiLeafHash(leaf))), mine: true,
+				desc:   "tr([" + fp("k01") + "]" + hex.EncodeToString(xk) + ",and_v(v:pk([" + fa + "]" + hex.EncodeToString(xa) + "),older(10)))",
+				parent: "tr(" + tapKey(priv, "k01") + ",and_v(v:pk(" + k.WIF["k02"].XOnly + "),older(10)))", labels: []string{""}},
+		}
+	})
+	add("wpkh-multipath", func(priv bool) (*aiImport, []aiWant) {
+		x := aiParseX(k.BIP32["t02"].TPrv)
+		xfp := aiFP(x.pub())
+		d := "wpkh(" + x.tpub() + "/<0;1>/*)"
+		if priv {
+			d = "wpkh(" + k.BIP32["t02"].TPrv + "/<0;1>/*)"
+		}
+		var ws []aiWant
+		for _, br := range []uint32{0, 1} {
+			for _, i := range []uint32{0, 9} {
+				p := x.derive(br, i).pub()
+				ws = append(ws, aiWant{out: aiP2WPKH(p), mine: true, desc: fmt.Sprintf("wpkh([%s/%d/%d]%x)", xfp, br, i, p),
+					parent: fmt.Sprintf("wpkh(%s/%d/*)", x.tpub(), br), details: aiWPKHDetails(p), change: true,
+					meta: &aiMeta{fmt.Sprintf("m/%d/%d", br, i), xfp}})
+			}
+		}
+		ws = append(ws, aiForeign(aiP2WPKH(x.derive(2, 0).pub())))
+		return &aiImport{desc: d, rng: &[2]int{0, 9}}, ws
+	})
 	return cases
 }
 
@@ -927,7 +1025,12 @@ func TestAddressInfoChecksum(t *testing.T) {
 // field by field and in order.
 func TestAddressInfoDescriptorTypes(t *testing.T) {
 	keys := loadAIKeys(t)
-	n := aiSetup(t)
+	n := newWalletNode(t, t.TempDir())
+	type check struct {
+		name, path string
+		want       aiWant
+	}
+	var checks []check
 	for i, c := range aiCases(t, keys) {
 		for _, priv := range []bool{false, true} {
 			kind := "watch"
@@ -943,9 +1046,28 @@ func TestAddressInfoDescriptorTypes(t *testing.T) {
 				aiImportOne(t, n, path, *im)
 				for _, w := range wants {
 					aiCompare(t, w.out.addr, aiInfo(t, n, path, w.out.addr), w.obj())
+					checks = append(checks, check{fmt.Sprintf("%s%d", kind, i), path, w})
 				}
 			})
 		}
+	}
+
+	// A restart gives the same answers.
+	n.mgr.Close()
+	n = newWalletNode(t, n.dir)
+	defer n.mgr.Close()
+	loaded := map[string]bool{}
+	for _, c := range checks {
+		if !loaded[c.name] {
+			loaded[c.name] = true
+			p, _ := json.Marshal([]string{c.name})
+			var res struct{ Name string }
+			mustResult(t, n.call(t, "/", "loadwallet", p), "loadwallet "+c.name, &res)
+		}
+		aiCompare(t, "after restart "+c.name+" "+c.want.out.addr, aiInfo(t, n, c.path, c.want.out.addr), c.want.obj())
+	}
+	if len(checks) < 100 {
+		t.Errorf("only %d addresses checked", len(checks))
 	}
 }
 
