@@ -204,12 +204,19 @@ func aiBranch(a, b []byte) []byte {
 	return m.Sum(nil)
 }
 
+func aiNum(n int) []byte {
+	if n <= 16 {
+		return []byte{0x50 + byte(n)}
+	}
+	return []byte{1, byte(n)}
+}
+
 func aiMulti(k int, keys ...[]byte) []byte {
-	s := []byte{0x50 + byte(k)}
+	s := aiNum(k)
 	for _, p := range keys {
 		s = append(s, aiPush(p)...)
 	}
-	return append(s, 0x50+byte(len(keys)), 0xae)
+	return append(append(s, aiNum(len(keys))...), 0xae)
 }
 
 func aiPK(pub []byte) []byte { return append(aiPush(pub), 0xac) }
@@ -950,6 +957,86 @@ func aiCases(t *testing.T, k aiKeys) []aiCase {
 		ws = append(ws, aiForeign(aiP2WPKH(x.derive(2, 0).pub())))
 		return &aiImport{desc: d, rng: &[2]int{0, 9}}, ws
 	})
+	add("sh-wsh-pkh", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k18")
+		in := aiP2PKH(p)
+		mid := aiP2WSH(in.spk)
+		inner := append(aiKind(in.spk), aiPKHDetails(p)...)
+		inner = append(inner, aiKV{"address", in.addr}, aiKV{"scriptPubKey", hex.EncodeToString(in.spk)})
+		emb := append(aiKind(mid.spk), aiKV{"script", "pubkeyhash"}, aiKV{"hex", hex.EncodeToString(in.spk)}, aiKV{"pubkey", hx("k18")},
+			aiKV{"embedded", inner}, aiKV{"address", mid.addr}, aiKV{"scriptPubKey", hex.EncodeToString(mid.spk)})
+		return &aiImport{desc: "sh(wsh(pkh(" + keyText(priv, "k18") + ")))"}, []aiWant{
+			{out: aiP2SH(mid.spk), mine: true, desc: "sh(wsh(pkh([" + fp("k18") + "]" + hx("k18") + ")))", parent: "sh(wsh(pkh(" + hx("k18") + ")))",
+				details: aiObj{{"script", "witness_v0_scripthash"}, {"hex", hex.EncodeToString(mid.spk)}, {"pubkey", hx("k18")}, {"embedded", emb}},
+				labels:  []string{""}},
+		}
+	})
+	add("pkh-plain-key-origin", func(priv bool) (*aiImport, []aiWant) {
+		p := pub("k19")
+		return &aiImport{desc: "pkh([d34db33f/44h/1h/0h]" + keyText(priv, "k19") + ")"}, []aiWant{
+			{out: aiP2PKH(p), mine: true, desc: "pkh([d34db33f/44h/1h/0h]" + hx("k19") + ")", parent: "pkh([d34db33f/44h/1h/0h]" + hx("k19") + ")",
+				details: aiPKHDetails(p), meta: &aiMeta{"m/44h/1h/0h", "d34db33f"}, labels: []string{""}},
+		}
+	})
+	add("wsh-multi-17-of-20", func(priv bool) (*aiImport, []aiWant) {
+		var ps [][]byte
+		var dk, pk, ik []string
+		for i := 1; i <= 20; i++ {
+			nm := fmt.Sprintf("k%02d", i)
+			ps = append(ps, pub(nm))
+			dk = append(dk, "["+fp(nm)+"]"+hx(nm))
+			pk = append(pk, hx(nm))
+			if priv && i%2 == 0 {
+				ik = append(ik, wif(nm))
+			} else {
+				ik = append(ik, hx(nm))
+			}
+		}
+		return &aiImport{desc: "wsh(multi(17," + strings.Join(ik, ",") + "))"}, []aiWant{
+			{out: aiP2WSH(aiMulti(17, ps...)), mine: true, desc: "wsh(multi(17," + strings.Join(dk, ",") + "))",
+				parent: "wsh(multi(17," + strings.Join(pk, ",") + "))", details: aiMultiDetails(17, ps...), labels: []string{""}},
+		}
+	})
+	add("raw-p2tr", func(priv bool) (*aiImport, []aiWant) {
+		o := aiP2TR(xo("k21"))
+		d := "raw(" + hex.EncodeToString(o.spk) + ")"
+		if priv {
+			return &aiImport{desc: d, fails: "Cannot import descriptor without private keys to a wallet with private keys enabled"}, []aiWant{aiForeign(o)}
+		}
+		return &aiImport{desc: d}, []aiWant{{out: o, mine: true, desc: "rawtr(" + k.WIF["k21"].XOnly + ")", parent: d, labels: []string{""}}}
+	})
+	// An xprv with an origin and hardened steps: the stored public form
+	// starts at the last hardened key (unhardened wildcard) or keeps the
+	// master key (hardened wildcard).
+	add("wpkh-xprv-origin-hardened", func(priv bool) (*aiImport, []aiWant) {
+		if !priv {
+			return nil, nil
+		}
+		x := aiParseX(k.BIP32["t07"].TPrv)
+		c := x.derive(2 + aiH)
+		parent := "wpkh([aabbccdd/1h/2h]" + c.tpub() + "/*)"
+		var ws []aiWant
+		for _, i := range []uint32{0, 3} {
+			p := c.derive(i).pub()
+			ws = append(ws, aiWant{out: aiP2WPKH(p), mine: true, desc: fmt.Sprintf("wpkh([aabbccdd/1h/2h/%d]%x)", i, p),
+				parent: parent, details: aiWPKHDetails(p), change: true, meta: &aiMeta{fmt.Sprintf("m/1h/2h/%d", i), "aabbccdd"}})
+		}
+		return &aiImport{desc: "wpkh([aabbccdd/1h]" + k.BIP32["t07"].TPrv + "/2h/*)", rng: &[2]int{0, 3}}, ws
+	})
+	add("sh-wpkh-xprv-origin-hardened-wildcard", func(priv bool) (*aiImport, []aiWant) {
+		if !priv {
+			return nil, nil
+		}
+		x := aiParseX(k.BIP32["t08"].TPrv)
+		parent := "sh(wpkh([aabbccdd/1h]" + x.tpub() + "/2h/*h))"
+		var ws []aiWant
+		for _, i := range []uint32{0, 3} {
+			p := x.derive(2+aiH, i+aiH).pub()
+			ws = append(ws, aiWant{out: aiP2SH(aiP2WPKH(p).spk), mine: true, desc: fmt.Sprintf("sh(wpkh([aabbccdd/1h/2h/%dh]%x))", i, p),
+				parent: parent, details: aiSHWPKHDetails(p), change: true, meta: &aiMeta{fmt.Sprintf("m/1h/2h/%dh", i), "aabbccdd"}})
+		}
+		return &aiImport{desc: "sh(wpkh([aabbccdd/1h]" + k.BIP32["t08"].TPrv + "/2h/*h))", rng: &[2]int{0, 3}}, ws
+	})
 	return cases
 }
 
@@ -1188,4 +1275,105 @@ func TestAddressInfoForeignAndInvalid(t *testing.T) {
 			}
 		}
 	}
+}
+
+// aiCall makes a call that must succeed and decodes its result into v
+// (nil: ignored).
+func aiCall(t *testing.T, n *walletNode, path, method string, v any, params ...any) {
+	t.Helper()
+	p, _ := json.Marshal(params)
+	r := n.call(t, path, method, p)
+	if r.Error != nil {
+		t.Fatalf("%s %s: %d %s", method, p, r.Error.Code, r.Error.Message)
+	}
+	if v != nil {
+		if err := json.Unmarshal(r.Result, v); err != nil {
+			t.Fatalf("%s: %s: %v", method, r.Result, err)
+		}
+	}
+}
+
+// TestAddressInfoChangeAndLabels follows ischange and labels (c.6, c.8)
+// through handing out, labelling and re-importing, and the split answer
+// for a script that two descriptors produce (c.3 row 6).
+func TestAddressInfoChangeAndLabels(t *testing.T) {
+	keys := loadAIKeys(t)
+	n := aiSetup(t)
+	path := aiCreate(t, n, "watch", false)
+
+	master := aiParseX(keys.BIP32["t06"].TPrv)
+	mfp := aiFP(master.pub())
+	acct := master.derive(86+aiH, 1+aiH, 0+aiH)
+	tr := func(branch, i uint32, change bool, labels ...string) aiWant {
+		x := acct.derive(branch, i).pub()[1:]
+		return aiWant{out: aiP2TR(aiTapOutput(x, nil)), mine: true, desc: fmt.Sprintf("tr([%s/86h/1h/0h/%d/%d]%x)", mfp, branch, i, x),
+			parent: fmt.Sprintf("tr([%s/86h/1h/0h]%s/%d/*)", mfp, acct.tpub(), branch), change: change,
+			meta: &aiMeta{fmt.Sprintf("m/86h/1h/0h/%d/%d", branch, i), mfp}, labels: labels}
+	}
+	check := func(w aiWant) {
+		t.Helper()
+		aiCompare(t, w.out.addr, aiInfo(t, n, path, w.out.addr), w.obj())
+	}
+
+	aiImportOne(t, n, path, aiImport{desc: fmt.Sprintf("tr([%s/86h/1h/0h]%s/0/*)", mfp, acct.tpub()), active: true, rng: &[2]int{0, 4}})
+	aiImportOne(t, n, path, aiImport{desc: fmt.Sprintf("tr([%s/86h/1h/0h]%s/1/*)", mfp, acct.tpub()), active: true, internal: true, rng: &[2]int{0, 4}})
+	for i := uint32(0); i < 4; i++ {
+		check(tr(0, i, true))
+	}
+	var a string
+	aiCall(t, n, path, "getnewaddress", &a, "", "bech32m")
+	if w := tr(0, 0, false, ""); a != w.out.addr {
+		t.Fatalf("getnewaddress: got %s, want %s", a, w.out.addr)
+	}
+	check(tr(0, 0, false, ""))
+	check(tr(0, 1, true))
+	aiCall(t, n, path, "getnewaddress", &a, "lbl", "bech32m")
+	check(tr(0, 1, false, "lbl"))
+	aiCall(t, n, path, "setlabel", nil, tr(0, 3, true).out.addr, "x")
+	check(tr(0, 3, false, "x"))
+	check(tr(0, 2, true))
+	aiCall(t, n, path, "getrawchangeaddress", &a, "bech32m")
+	if w := tr(1, 0, true); a != w.out.addr {
+		t.Fatalf("getrawchangeaddress: got %s, want %s", a, w.out.addr)
+	}
+	check(tr(1, 0, true))
+	aiCall(t, n, path, "setlabel", nil, a, "")
+	check(tr(1, 0, false, ""))
+
+	// A non-ranged internal descriptor is change until re-imported as
+	// external; the re-import's label replaces the old one.
+	p := aiHex(keys.WIF["k03"].PubKey)
+	hx := keys.WIF["k03"].PubKey
+	pkh := func(change bool, labels ...string) aiWant {
+		return aiWant{out: aiP2PKH(p), mine: true, desc: "pkh([" + aiFP(p) + "]" + hx + ")", parent: "pkh(" + hx + ")",
+			details: aiPKHDetails(p), change: change, meta: &aiMeta{"m", aiFP(p)}, labels: labels}
+	}
+	aiImportOne(t, n, path, aiImport{desc: "pkh(" + hx + ")", internal: true})
+	check(pkh(true))
+	aiImportOne(t, n, path, aiImport{desc: "pkh(" + hx + ")"})
+	check(pkh(false, ""))
+	aiImportOne(t, n, path, aiImport{desc: "pkh(" + hx + ")", label: aiStr("z")})
+	check(pkh(false, "z"))
+	aiImportOne(t, n, path, aiImport{desc: "pkh(" + hx + ")"})
+	check(pkh(false, ""))
+
+	// addr() with internal:true is change.
+	o := aiP2WSH(aiPK(p))
+	aiImportOne(t, n, path, aiImport{desc: "addr(" + o.addr + ")", internal: true})
+	check(aiWant{out: o, mine: true, parent: "addr(" + o.addr + ")", change: true})
+
+	// A foreign address given a label.
+	f := aiP2WPKH(aiHex(keys.WIF["k04"].PubKey))
+	aiCall(t, n, path, "setlabel", nil, f.addr, "f")
+	check(aiWant{out: f, labels: []string{"f"}})
+
+	// addr(A) then wpkh(K) with the same script: the solving data is the
+	// addr() descriptor's (not solvable, no desc, no pubkey), parent_desc
+	// and the metadata are wpkh()'s.
+	q := aiHex(keys.WIF["k05"].PubKey)
+	w := aiP2WPKH(q)
+	aiImportOne(t, n, path, aiImport{desc: "addr(" + w.addr + ")"})
+	check(aiWant{out: w, mine: true, parent: "addr(" + w.addr + ")", labels: []string{""}})
+	aiImportOne(t, n, path, aiImport{desc: "wpkh(" + keys.WIF["k05"].PubKey + ")"})
+	check(aiWant{out: w, mine: true, parent: "wpkh(" + keys.WIF["k05"].PubKey + ")", meta: &aiMeta{"m", aiFP(q)}, labels: []string{""}})
 }
