@@ -12,10 +12,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/node"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
@@ -440,5 +442,95 @@ func TestReorgRollsBack(t *testing.T) {
 	call(t, c, &lt, "listtransactions", "*", 2)
 	if len(lt) != 2 || lt[1].TxID != droppedCB || lt[1].Category != "orphan" {
 		t.Errorf("listtransactions %+v", lt)
+	}
+}
+
+// TestRangedTopUpWhileBlocksCome imports an active ranged descriptor with
+// timestamp 0 while blocks paying it keep coming, one of them to an index
+// derived only once an earlier payment moved the key pool: every payment is
+// found, the next index moves past the highest used one, and the addresses
+// up to it are labelled "" (ischange false).
+func TestRangedTopUpWhileBlocksCome(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	b := testenv.StartBtcd(t, nil)
+	d := startNode(t, t.TempDir(), b)
+	const tpub = "tpubD6NzVbkrYhZ4XgiXtGrdW5XDAPFCL9h7we1vwNCpn8tGbBcgfVYjXyhWo4E1xkh56hjod1RhGjxbaTLV3X4FyWuejifB9jusQ46QzG87VKp"
+	desc := descriptor.AddChecksum("wpkh(" + tpub + "/0/*)")
+	var addrs []string
+	call(t, d.client(""), &addrs, "deriveaddresses", desc, []int{0, 1600})
+	pay := func(idx ...int) string {
+		var outs []*wire.TxOut
+		for _, i := range idx {
+			spk, err := address.Decode(addrs[i], &chaincfg.RegressionNetParams)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, wire.NewTxOut(1_000_000, spk))
+		}
+		return b.Fund(outs...)
+	}
+	pay(3, 995)
+	b.Generate(1)
+
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true)
+	c := d.client("w")
+	done := make(chan error, 1)
+	go func() {
+		res, err := importDesc(c, desc, 0, map[string]any{"active": true, "range": []int{0, 9}})
+		if err == nil && !strings.Contains(string(res), `"success":true`) {
+			err = fmt.Errorf("import: %s", res)
+		}
+		done <- err
+	}()
+	pay(1500)
+	b.Generate(1)
+	pay(7)
+	b.Generate(1)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	pay(8)
+	b.Generate(1)
+	waitSynced(t, c, b)
+
+	var us []unspent
+	call(t, c, &us, "listunspent")
+	got := map[string]bool{}
+	for _, u := range us {
+		got[u.Address] = true
+	}
+	for _, i := range []int{3, 995, 1500, 7, 8} {
+		if !got[addrs[i]] {
+			t.Errorf("payment to index %d not listed", i)
+		}
+	}
+	if len(us) != 5 {
+		t.Errorf("listunspent has %d entries, want 5", len(us))
+	}
+	var ld struct {
+		Descriptors []struct {
+			Range [2]int64 `json:"range"`
+			Next  int64    `json:"next_index"`
+		} `json:"descriptors"`
+	}
+	call(t, c, &ld, "listdescriptors")
+	if len(ld.Descriptors) != 1 || ld.Descriptors[0].Next != 1501 || ld.Descriptors[0].Range != [2]int64{0, 2500} {
+		t.Errorf("listdescriptors %+v", ld)
+	}
+	for _, tc := range []struct {
+		idx    int
+		change bool
+	}{{5, false}, {1500, false}, {1501, true}} {
+		var ai struct {
+			IsChange bool     `json:"ischange"`
+			Labels   []string `json:"labels"`
+		}
+		call(t, c, &ai, "getaddressinfo", addrs[tc.idx])
+		if ai.IsChange != tc.change {
+			t.Errorf("index %d: ischange %v, labels %v", tc.idx, ai.IsChange, ai.Labels)
+		}
 	}
 }

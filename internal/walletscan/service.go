@@ -60,6 +60,7 @@ type Service struct {
 type walletScan struct {
 	w         *wallet.Wallet
 	sc        *scan.Scanner
+	ctx       context.Context // ends when the wallet is detached
 	stop      context.CancelFunc
 	userAbort atomic.Bool
 }
@@ -192,8 +193,9 @@ func (s *Service) reconcile() {
 // needed.
 func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ws, ok := s.scans[w]; ok {
+	ws, ok := s.scans[w]
+	s.mu.Unlock()
+	if ok {
 		return ws, nil
 	}
 	if s.ctx.Err() != nil {
@@ -203,16 +205,32 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(recent) == 0 {
+		// A wallet that processed nothing starts at the current tip,
+		// recorded before any rescan of it begins, so that the blocks
+		// found after a rescan's end are the follower's to scan.
+		if tip, err := s.cfg.Backend.Tip(s.ctx); err == nil {
+			recent = []wallet.BlockRef{{Height: tip.Height, Hash: tip.Hash}}
+			if err := w.Checkpoint(s.ctx, recent); err != nil {
+				return nil, err
+			}
+		}
+	}
 	st := scan.ChainState{}
 	for _, b := range recent {
 		st.Recent = append(st.Recent, chain.BlockID{Height: b.Height, Hash: chainhash.Hash(b.Hash)})
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ws, ok := s.scans[w]; ok {
+		return ws, nil
+	}
 	a := &adapter{w: w}
 	log := s.cfg.Log.With("wallet", w.Name())
-	ws := &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.cfg.Backend, Source: a, Sink: a,
+	ws = &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.cfg.Backend, Source: a, Sink: a,
 		State: st, Log: log, NoFilters: s.cfg.NoFilters})}
 	ctx, cancel := context.WithCancel(s.ctx)
-	ws.stop = cancel
+	ws.ctx, ws.stop = ctx, cancel
 	s.scans[w] = ws
 	s.wg.Add(1)
 	go func() {
@@ -273,7 +291,7 @@ func (s *Service) Rescan(ctx context.Context, w *wallet.Wallet, start, stop int3
 	if err != nil {
 		return scan.Result{}, err
 	}
-	return s.run(s.ctx, ws, start, stop)
+	return s.run(ws.ctx, ws, start, stop)
 }
 
 // RescanFrom rescans w from the first block whose time is at least
@@ -286,11 +304,11 @@ func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp in
 	if _, busy := ws.sc.Progress(); busy {
 		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
 	}
-	start, err := scan.StartHeight(s.ctx, s.cfg.Backend, timestamp-TimestampWindow)
+	start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, timestamp-TimestampWindow)
 	if err != nil {
 		return scan.Result{}, err
 	}
-	return s.run(s.ctx, ws, start, -1)
+	return s.run(ws.ctx, ws, start, -1)
 }
 
 // run runs one rescan, recording it in the wallet before it starts so that
