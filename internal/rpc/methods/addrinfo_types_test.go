@@ -1377,3 +1377,66 @@ func TestAddressInfoChangeAndLabels(t *testing.T) {
 	aiImportOne(t, n, path, aiImport{desc: "wpkh(" + keys.WIF["k05"].PubKey + ")"})
 	check(aiWant{out: w, mine: true, parent: "wpkh(" + keys.WIF["k05"].PubKey + ")", meta: &aiMeta{"m", aiFP(q)}, labels: []string{""}})
 }
+
+// TestAddressInfoArguments checks getaddressinfo's argument checks and
+// wallet routing (a.7-a.9) in Core's order.
+func TestAddressInfoArguments(t *testing.T) {
+	keys := loadAIKeys(t)
+	n := aiSetup(t)
+	valid := aiP2WPKH(aiHex(keys.WIF["k01"].PubKey)).addr
+	typeErr := func(got string) string {
+		return "Wrong type passed:\n{\n    \"Position 1 (address)\": \"JSON value of type " + got + " is not of expected type string\"\n}"
+	}
+	noWallet := "No wallet is loaded. Load a wallet using loadwallet or create a new one with createwallet. (Note: A default wallet is no longer automatically created)"
+	type call struct {
+		path, params string
+		code         int
+		msg          string // "" for -1: only the code is Core's
+	}
+	run := func(cs []call) {
+		t.Helper()
+		for _, c := range cs {
+			r := n.call(t, c.path, "getaddressinfo", json.RawMessage(c.params))
+			switch {
+			case c.code == 0:
+				if r.Error != nil {
+					t.Errorf("%s %s: got error %d %q", c.path, c.params, r.Error.Code, r.Error.Message)
+				}
+			case r.Error == nil:
+				t.Errorf("%s %s: got %s, want error %d", c.path, c.params, r.Result, c.code)
+			case r.Error.Code != c.code || c.msg != "" && r.Error.Message != c.msg:
+				t.Errorf("%s %s: got %d %q, want %d %q", c.path, c.params, r.Error.Code, r.Error.Message, c.code, c.msg)
+			case c.code == -1 && !strings.HasPrefix(r.Error.Message, "getaddressinfo \"address\"\n"):
+				t.Errorf("%s %s: help text %q", c.path, c.params, r.Error.Message)
+			}
+		}
+	}
+	run([]call{
+		{"/", `["notanaddress"]`, -18, noWallet},
+		{"/", `[]`, -1, ""},
+		{"/", `[1]`, -3, typeErr("number")},
+		{"/wallet/nosuch", `[1]`, -3, typeErr("number")},
+		{"/wallet/nosuch", `[null]`, -3, typeErr("null")},
+		{"/wallet/nosuch", `[true]`, -3, typeErr("bool")},
+		{"/wallet/nosuch", `[[]]`, -3, typeErr("array")},
+		{"/wallet/nosuch", `[{}]`, -3, typeErr("object")},
+		{"/wallet/nosuch", `["notanaddress"]`, -18, "Requested wallet does not exist or is not loaded"},
+		{"/wallet/nosuch", `["a","b"]`, -1, ""},
+		{"/wallet/nosuch", `{}`, -1, ""},
+		{"/wallet/nosuch", `{"args":[]}`, -1, ""},
+		{"/wallet/nosuch", `{"addr":"x"}`, -8, "Unknown named parameter addr"},
+	})
+	aiCreate(t, n, "one", false)
+	run([]call{
+		{"/", `["` + valid + `"]`, 0, ""},
+		{"/", `{"address":"` + valid + `"}`, 0, ""},
+		{"/", `{"args":["` + valid + `"]}`, 0, ""},
+		{"/", `["notanaddress"]`, -5, "Invalid checksum or length of Base58 address (P2PKH or P2SH)"},
+		{"/", `["not an address"]`, -5, "Invalid or unsupported Segwit (Bech32) or Base58 encoding."},
+	})
+	aiCreate(t, n, "two", true)
+	run([]call{
+		{"/", `["` + valid + `"]`, -19, "Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path."},
+		{"/wallet/two", `["` + valid + `"]`, 0, ""},
+	})
+}
