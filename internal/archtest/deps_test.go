@@ -21,12 +21,13 @@ var forbidden = map[string][]string{
 	"internal/musig":   {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/sign":    {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	// The wallet sees storage and the chain only through interfaces it declares.
-	"internal/wallet": {"internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
-	"internal/store":  {"internal/wallet", "internal/rpc", "internal/node", "internal/scan"},
-	"internal/chain":  {"internal/wallet", "internal/store", "internal/rpc", "internal/node", "internal/scan"},
-	"internal/scan":   {"internal/rpc", "internal/node"},
-	"internal/rpc":    {"internal/node"},
-	"internal/node":   {"cmd"},
+	"internal/wallet":     {"internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
+	"internal/store":      {"internal/wallet", "internal/rpc", "internal/node", "internal/scan"},
+	"internal/chain":      {"internal/wallet", "internal/store", "internal/rpc", "internal/node", "internal/scan"},
+	"internal/scan":       {"internal/rpc", "internal/node"},
+	"internal/walletscan": {"internal/rpc", "internal/node", "internal/store"},
+	"internal/rpc":        {"internal/node"},
+	"internal/node":       {"cmd"},
 }
 
 // TestDependencyDirection fails when a package imports, directly or not,

@@ -38,6 +38,19 @@
 // transaction, then rewrites the database so that no plain copy stays in
 // its free pages or log.
 //
+// The wallet also keeps what it learned from the chain (chain.go, txs.go):
+// the transactions that pay or spend it, each with its block, the last
+// blocks it processed and a rescan in progress, read from the database at
+// first use. A chain scanner reads the wallet's watch list (every derived
+// scriptPubKey and its unspent outputs, with a generation that changes when
+// scripts are added) and delivers the blocks that hold wallet transactions;
+// outputs to ranged descriptors move their next index past the used one
+// and top the key pool up in the same database transaction. Listings
+// (unspent outputs, balances, transactions) are computed from these
+// transactions: a coinbase is immature until it has CoinbaseMaturity
+// blocks on top, an output is spent once a wallet transaction spends it,
+// and a reorg leaves the transactions of dropped blocks unconfirmed.
+//
 // # Errors
 //
 // Failures are *Error values whose Kind names Core's RPC error code
