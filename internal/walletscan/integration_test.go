@@ -36,7 +36,8 @@ type daemon struct {
 	dir  string
 }
 
-// startNode starts a regtest node on dir following btcd b.
+// startNode starts a regtest node on dir following btcd b (offline when b
+// is nil).
 func startNode(t *testing.T, dir string, b *testenv.Btcd, extra ...string) *daemon {
 	t.Helper()
 	for try := 0; ; try++ {
@@ -44,9 +45,13 @@ func startNode(t *testing.T, dir string, b *testenv.Btcd, extra ...string) *daem
 		if err != nil {
 			t.Fatal(err)
 		}
-		argv := append([]string{"-regtest", "-datadir=" + dir, "-rpcport=" + strconv.Itoa(port),
-			"-rpcuser=u", "-rpcpassword=p", "-chainbackend=btcd", "-chainrpcconnect=" + b.RPCAddr,
-			"-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}, extra...)
+		argv := []string{"-regtest", "-datadir=" + dir, "-rpcport=" + strconv.Itoa(port),
+			"-rpcuser=u", "-rpcpassword=p"}
+		if b != nil {
+			argv = append(argv, "-chainbackend=btcd", "-chainrpcconnect="+b.RPCAddr,
+				"-chainrpcuser="+b.User, "-chainrpcpassword="+b.Pass)
+		}
+		argv = append(argv, extra...)
 		cfg, err := node.LoadConfig(argv)
 		if err != nil {
 			t.Fatal(err)
@@ -533,4 +538,45 @@ func TestRangedTopUpWhileBlocksCome(t *testing.T) {
 			t.Errorf("index %d: ischange %v, labels %v", tc.idx, ai.IsChange, ai.Labels)
 		}
 	}
+}
+
+// TestOfflineImportCatchesUp imports into a node with no backend (no scan),
+// then restarts it with one: the wallet, which never processed a block,
+// scans from its birth time and finds its coins.
+func TestOfflineImportCatchesUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	key := testenv.NewKey("walletscan offline key")
+	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	b.Generate(103)
+	dir := t.TempDir()
+	d := startNode(t, dir, nil)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true, "", false, true, true)
+	if res, err := importDesc(d.client("w"), descriptor.AddChecksum("wpkh("+key.PubKeyHex+")"), 0, nil); err != nil ||
+		!strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	var us []unspent
+	call(t, d.client("w"), &us, "listunspent")
+	if len(us) != 0 {
+		t.Fatalf("offline listunspent: %v", outpoints(us))
+	}
+	var aborted bool
+	call(t, d.client("w"), &aborted, "abortrescan")
+	if aborted {
+		t.Error("abortrescan offline answered true")
+	}
+	d.stop()
+	d = startNode(t, dir, b)
+	testenv.Eventually(t, 60*time.Second, func() error {
+		if err := d.client("w").CallResult(&us, "listunspent"); err != nil {
+			return err
+		}
+		if len(us) != 3 {
+			return fmt.Errorf("%d coins listed, want 3", len(us))
+		}
+		return nil
+	})
 }

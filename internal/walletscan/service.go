@@ -103,8 +103,10 @@ func (s *Service) Start() {
 		defer s.wg.Done()
 		t := time.NewTicker(s.cfg.Poll)
 		defer t.Stop()
+		first := true
 		for {
-			s.reconcile()
+			s.reconcile(first)
+			first = false
 			s.updateMTP()
 			select {
 			case <-s.ctx.Done():
@@ -164,8 +166,10 @@ func (s *Service) updateMTP() {
 	s.mtpHash.Store(&hash)
 }
 
-// reconcile attaches newly loaded wallets and detaches unloaded ones.
-func (s *Service) reconcile() {
+// reconcile attaches newly loaded wallets and detaches unloaded ones. At
+// the first look (startup), a wallet that never processed a block but has
+// descriptors catches up from its birth time: it was used offline.
+func (s *Service) reconcile(startup bool) {
 	s.mu.Lock()
 	m := s.wallets
 	s.mu.Unlock()
@@ -176,7 +180,11 @@ func (s *Service) reconcile() {
 	for _, name := range m.List() {
 		if w, ok := m.Get(name); ok {
 			live[w] = true
-			s.scanOf(w)
+			if startup {
+				s.catchUp(w)
+			} else {
+				s.scanOf(w)
+			}
 		}
 	}
 	s.mu.Lock()
@@ -248,6 +256,36 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 		}()
 	}
 	return ws, nil
+}
+
+// catchUp attaches w and, when it had processed no block, rescans from
+// its oldest descriptor's timestamp in the background.
+func (s *Service) catchUp(w *wallet.Wallet) {
+	recent, err := w.RecentBlocks(s.ctx)
+	fresh := err == nil && len(recent) == 0
+	ws, err := s.scanOf(w)
+	if err != nil || !fresh {
+		return
+	}
+	bt := w.Info().Birthtime
+	if bt == nil {
+		return
+	}
+	if p, err := w.PendingRescan(ws.ctx); err != nil || p != nil {
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, *bt-TimestampWindow)
+		if err == nil {
+			s.cfg.Log.Info("catching up a wallet used offline", "wallet", w.Name(), "start", start)
+			_, err = s.run(ws.ctx, ws, start, -1)
+		}
+		if err != nil && ws.ctx.Err() == nil {
+			s.cfg.Log.Warn("catch-up rescan failed", "wallet", w.Name(), "err", err)
+		}
+	}()
 }
 
 // Busy reports whether a rescan of w runs.
