@@ -15,6 +15,11 @@
 // window, so that a node stopped in the middle resumes it when the wallet
 // loads again; an aborted rescan is forgotten.
 //
+// A wallet attached with no chain state records the tip at once, before
+// any rescan of it starts, so that the follower scans whatever comes after
+// a rescan's end. A wallet found at startup with descriptors but no chain
+// state was used offline: it rescans from its oldest descriptor's time.
+//
 // The service also tracks the median time past of the backend's tip, which
 // is what an import's "now" means.
 //
