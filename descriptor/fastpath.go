@@ -104,9 +104,13 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 	mac := hmacFor(der)
 	sha := sha256.New()
 	rip := ripemd160.New()
+	var parX, parY btcec.FieldVal
+	parX.Set(&der.point.X).Normalize()
+	parY.Set(&der.point.Y).Normalize()
+	batch := new(pointBatch)
 	var (
 		points [scriptBatch]btcec.JacobianPoint
-		acc    [scriptBatch]btcec.FieldVal
+		ks     [scriptBatch]btcec.ModNScalar
 		data   [37]byte
 		ilr    [64]byte
 		pub    [33]byte
@@ -130,49 +134,33 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 			hi = uint64(end)
 		}
 		n := int(hi - lo + 1)
-		// Child points in Jacobian form, with the running product of
-		// their Z coordinates.
 		for j := 0; j < n; j++ {
 			binary.BigEndian.PutUint32(data[33:], uint32(lo)+uint32(j))
 			mac.Reset()
 			mac.Write(data[:])
 			mac.Sum(ilr[:0])
-			var il btcec.ModNScalar
-			if overflow := il.SetByteSlice(ilr[:32]); overflow {
+			if overflow := ks[j].SetByteSlice(ilr[:32]); overflow {
 				return errInvalidChild
-			}
-			var ij btcec.JacobianPoint
-			btcec.ScalarBaseMultNonConst(&il, &ij)
-			p := &points[j]
-			btcec.AddNonConst(&ij, &der.point, p)
-			if (p.X.IsZero() && p.Y.IsZero()) || p.Z.IsZero() {
-				return errInvalidChild
-			}
-			p.Z.Normalize()
-			if j == 0 {
-				acc[0].Set(&p.Z)
-			} else {
-				acc[j].Mul2(&acc[j-1], &p.Z).Normalize()
 			}
 		}
-		// One inversion for the batch, then each 1/Z from the products.
-		var inv btcec.FieldVal
-		inv.Set(&acc[n-1]).Inverse().Normalize()
-		for j := n - 1; j >= 0; j-- {
+		batch.childPoints(ks[:n], &parX, &parY)
+		for j := 0; j < n; j++ {
 			p := &points[j]
-			var zInv btcec.FieldVal
-			if j > 0 {
-				zInv.Mul2(&inv, &acc[j-1]).Normalize()
-				inv.Mul(&p.Z).Normalize()
-			} else {
-				zInv.Set(&inv)
+			if batch.bad[j] {
+				// An addition the batch could not do: the general way.
+				var ij btcec.JacobianPoint
+				btcec.ScalarBaseMultNonConst(&ks[j], &ij)
+				btcec.AddNonConst(&ij, &der.point, p)
+				if (p.X.IsZero() && p.Y.IsZero()) || p.Z.IsZero() {
+					return errInvalidChild
+				}
+				p.ToAffine()
+				p.X.Normalize()
+				p.Y.Normalize()
+				continue
 			}
-			var z2, z3 btcec.FieldVal
-			z2.SquareVal(&zInv)
-			z3.Mul2(&z2, &zInv)
-			p.X.Mul(&z2).Normalize()
-			p.Y.Mul(&z3).Normalize()
-			p.Z.SetInt(1)
+			p.X.Set(&batch.x[j])
+			p.Y.Set(&batch.y[j])
 		}
 		for j := 0; j < n; j++ {
 			p := &points[j]
