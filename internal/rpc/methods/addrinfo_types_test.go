@@ -1114,8 +1114,8 @@ func TestAddressInfoDescriptorTypes(t *testing.T) {
 	keys := loadAIKeys(t)
 	n := newWalletNode(t, t.TempDir())
 	type check struct {
-		name, path string
-		want       aiWant
+		name, path, caseName string
+		want                 aiWant
 	}
 	var checks []check
 	for i, c := range aiCases(t, keys) {
@@ -1133,7 +1133,7 @@ func TestAddressInfoDescriptorTypes(t *testing.T) {
 				aiImportOne(t, n, path, *im)
 				for _, w := range wants {
 					aiCompare(t, w.out.addr, aiInfo(t, n, path, w.out.addr), w.obj())
-					checks = append(checks, check{fmt.Sprintf("%s%d", kind, i), path, w})
+					checks = append(checks, check{fmt.Sprintf("%s%d", kind, i), path, c.name, w})
 				}
 			})
 		}
@@ -1155,6 +1155,23 @@ func TestAddressInfoDescriptorTypes(t *testing.T) {
 	}
 	if len(checks) < 100 {
 		t.Errorf("only %d addresses checked", len(checks))
+	}
+
+	// Encrypting (and so locking) a wallet with private keys changes no
+	// answer.
+	encrypted := map[string]bool{}
+	for _, c := range checks {
+		// The key derivation is slow: the wallets of hardened
+		// derivations and a few others suffice.
+		if !strings.HasPrefix(c.name, "hot") || !strings.Contains(c.caseName, "xprv") && !strings.HasPrefix(c.caseName, "tr-xpub") && c.caseName != "tr-keypath" {
+			continue
+		}
+		if !encrypted[c.name] {
+			encrypted[c.name] = true
+			var msg string
+			aiCall(t, n, c.path, "encryptwallet", &msg, "pw")
+		}
+		aiCompare(t, "encrypted "+c.name+" "+c.want.out.addr, aiInfo(t, n, c.path, c.want.out.addr), c.want.obj())
 	}
 }
 
