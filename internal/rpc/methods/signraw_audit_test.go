@@ -1,0 +1,477 @@
+package methods
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+)
+
+// The audit tests drive signrawtransactionwithkey through the in-process
+// server (envelope, top-level argument checks, error mapping) and compare
+// with the behaviour of spec section (d): argument errors and their order,
+// prevtxs validation, amount and vout parsing, sighash strings, and the
+// result shape.
+
+// auditSignServer serves signrawtransactionwithkey on regtest.
+func auditSignServer(t *testing.T) *rpc.Server {
+	t.Helper()
+	d := &Deps{Net: &chaincfg.RegressionNetParams}
+	auth := rpc.NewAuthenticator()
+	auth.AddPassword("u", "p")
+	s, err := rpc.NewServer(rpc.Config{
+		Methods:  []*rpc.Method{newSignRawTransactionWithKey(d)},
+		Auth:     auth,
+		MapError: MapError,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// auditRaw sends one legacy request whose params are the given JSON text
+// and returns the raw reply body.
+func auditRaw(t *testing.T, s *rpc.Server, params string) []byte {
+	t.Helper()
+	body := `{"jsonrpc":"1.0","id":1,"method":"signrawtransactionwithkey","params":` + params + `}`
+	req := httptest.NewRequest("POST", "/", strings.NewReader(body))
+	req.SetBasicAuth("u", "p")
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = "127.0.0.1:5000"
+	w := httptest.NewRecorder()
+	s.ServeHTTP(w, req)
+	return w.Body.Bytes()
+}
+
+// auditCall sends one request and decodes the reply.
+func auditCall(t *testing.T, s *rpc.Server, params string) corpusReply {
+	t.Helper()
+	raw := auditRaw(t, s, params)
+	var r corpusReply
+	if err := json.Unmarshal(raw, &r); err != nil {
+		t.Fatalf("reply %q: %v", raw, err)
+	}
+	return r
+}
+
+// Fixtures taken from the recorded corpus: a version-2 transaction with
+// one input (fake txid auditTxid:0, sequence 0xfffffffd) and one P2WPKH
+// output; the WIF of key k06; the P2WPKH script of k06.
+const (
+	auditTx   = "0200000001c61f9bdabe2388a621e4c3a65a3a456cb4d6cc7743d2984c1c0877aa87f70c3b0000000000fdffffff01605af40500000000160014089910b979e403d769d24174b9a22a3bf73e3b3c00000000"
+	auditTxid = "3b0cf787aa77081c4c98d24377ccd6b46c453a5aa6c3e421a68823beda9b1fc6"
+	auditWIF  = "cUuAEs79G7HujrHAhfe1Bub83ntmSwBXw6m4MUSoguEErT7GPCtS"
+	auditSPK  = "0014b5d76a7534548b4137a680c33a25253a127624d0"
+	// auditTprv is a BIP32 test-network private key (bip32 t01).
+	auditTprv = "tprv8ZgxMBicQKsPdoXZPiEBEwtj6zDNfBRipdAw6KPjiAfuahEaVvENiVbMgRUucER44rjxzQLW2fS96SUGxgQd8ssnqyJAVcCZygQQWEZuEXk"
+	// auditMainWIF is a mainnet WIF (mainnet m01).
+	auditMainWIF = "KwboMKNrieTBF3eG5fjP4axMW5tj1hziriwNSH4dFzxBBA84Vjey"
+	// P2SH and P2WSH scripts for a 1-of-1 multisig of k06 are built in
+	// tests; these are scripts of the right shape that match nothing.
+	auditP2SH  = "a9148b6a7efecc68bd82a86b2b39a9beece08153082d87"
+	auditP2WSH = "0020e548936c06800a97eb1ec2cbd98bbf01d9bb7ba89dbbaaf7e7e1f43d0b8b66a1"
+)
+
+const txDecodeMsg = "TX decode failed. Make sure the tx has at least one input."
+
+// prevtx returns a prevtxs entry for the fixture input with extra members
+// (JSON text without braces) replacing or adding to the defaults.
+func auditPrev(members string) string {
+	return `{` + members + `}`
+}
+
+// auditGoodPrev is a complete, valid prevtxs entry for the fixture input.
+var auditGoodPrev = auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":"` + auditSPK + `","amount":0.5`)
+
+// withAmount is the fixture entry with the amount member given as text.
+func aWithAmount(a string) string {
+	return auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":"` + auditSPK + `","amount":` + a)
+}
+
+// withVout is the fixture entry with the vout member given as text.
+func aWithVout(v string) string {
+	return auditPrev(`"txid":"` + auditTxid + `","vout":` + v + `,"scriptPubKey":"` + auditSPK + `","amount":0.5`)
+}
+
+// withTxid is the fixture entry with the txid member given as text.
+func aWithTxid(v string) string {
+	return auditPrev(`"txid":` + v + `,"vout":0,"scriptPubKey":"` + auditSPK + `","amount":0.5`)
+}
+
+// withSPK is the fixture entry with the scriptPubKey member given as text.
+func aWithSPK(v string) string {
+	return auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":` + v + `,"amount":0.5`)
+}
+
+// params builds a positional params array.
+func aParams(items ...string) string { return "[" + strings.Join(items, ",") + "]" }
+
+func aq(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+type auditErrCase struct {
+	name   string
+	params string
+	code   int
+	msg    string // exact message; "" with code -1 means "the help text"
+}
+
+func runAuditErrors(t *testing.T, cases []auditErrCase) {
+	t.Helper()
+	s := auditSignServer(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := auditCall(t, s, c.params)
+			if got.Error == nil {
+				t.Fatalf("got result %s, want error %d %q", got.Result, c.code, c.msg)
+			}
+			if got.Error.Code != c.code {
+				t.Fatalf("code %d (%q), want %d %q", got.Error.Code, got.Error.Message, c.code, c.msg)
+			}
+			if c.msg == "" {
+				if !strings.HasPrefix(got.Error.Message, "signrawtransactionwithkey ") {
+					t.Fatalf("message %q is not the help text", got.Error.Message)
+				}
+				return
+			}
+			if got.Error.Message != c.msg {
+				t.Fatalf("message\n got %q\nwant %q", got.Error.Message, c.msg)
+			}
+		})
+	}
+}
+
+func aWrongType(pos int, name, got, want string) string {
+	return fmt.Sprintf("Wrong type passed:\n{\n    \"Position %d (%s)\": \"JSON value of type %s is not of expected type %s\"\n}", pos, name, got, want)
+}
+
+// TestAuditSignArguments covers a.7 and d.1 steps 1, 2 and 5: argument
+// count, top-level types, transaction decoding, keys and sighash strings,
+// and the order decode → keys → prevtxs → sighash.
+func TestAuditSignArguments(t *testing.T) {
+	keys := "[" + aq(auditWIF) + "]"
+	prev := "[" + auditGoodPrev + "]"
+	cases := []auditErrCase{
+		// a.7 step 4: argument count.
+		{"no-args", `[]`, -1, ""},
+		{"one-arg", aParams(aq(auditTx)), -1, ""},
+		{"five-args", aParams(aq(auditTx), keys, prev, aq("ALL"), aq("x")), -1, ""},
+		// a.7 step 5: top-level types.
+		{"hex-number", aParams(`1`, keys), -3, aWrongType(1, "hexstring", "number", "string")},
+		{"hex-null", aParams(`null`, keys), -3, aWrongType(1, "hexstring", "null", "string")},
+		{"keys-string", aParams(aq(auditTx), aq(auditWIF)), -3, aWrongType(2, "privkeys", "string", "array")},
+		{"keys-null", aParams(aq(auditTx), `null`), -3, aWrongType(2, "privkeys", "null", "array")},
+		{"keys-object", aParams(aq(auditTx), `{}`), -3, aWrongType(2, "privkeys", "object", "array")},
+		{"prevtxs-object", aParams(aq(auditTx), keys, auditGoodPrev), -3, aWrongType(3, "prevtxs", "object", "array")},
+		{"prevtxs-string", aParams(aq(auditTx), keys, aq("x")), -3, aWrongType(3, "prevtxs", "string", "array")},
+		{"sighash-number", aParams(aq(auditTx), keys, prev, `1`), -3, aWrongType(4, "sighashtype", "number", "string")},
+		{"sighash-bool", aParams(aq(auditTx), keys, prev, `true`), -3, aWrongType(4, "sighashtype", "bool", "string")},
+		{"sighash-array", aParams(aq(auditTx), keys, prev, `["ALL"]`), -3, aWrongType(4, "sighashtype", "array", "string")},
+		{"two-bad-positions", aParams(`1`, aq("k")), -3, "Wrong type passed:\n{\n" +
+			"    \"Position 1 (hexstring)\": \"JSON value of type number is not of expected type string\",\n" +
+			"    \"Position 2 (privkeys)\": \"JSON value of type string is not of expected type array\"\n}"},
+
+		// d.1 step 1: transaction decoding.
+		{"tx-not-hex", aParams(aq("zz"), keys), -22, txDecodeMsg},
+		{"tx-empty", aParams(aq(""), keys), -22, txDecodeMsg},
+		{"tx-odd", aParams(aq(auditTx[:len(auditTx)-1]), keys), -22, txDecodeMsg},
+		{"tx-space", aParams(aq(auditTx+" "), keys), -22, txDecodeMsg},
+		{"tx-0x-prefix", aParams(aq("0x"+auditTx), keys), -22, txDecodeMsg},
+		{"tx-truncated", aParams(aq(auditTx[:len(auditTx)-2]), keys), -22, txDecodeMsg},
+		{"tx-trailing", aParams(aq(auditTx+"00"), keys), -22, txDecodeMsg},
+		// Zero inputs: 00 is read as the segwit marker, 01 as the flag,
+		// and the rest does not decode.
+		{"tx-zero-inputs", aParams(aq("020000000001605af40500000000160014089910b979e403d769d24174b9a22a3bf73e3b3c00000000"), keys), -22, txDecodeMsg},
+		// Segwit flag with every witness empty ("Superfluous witness record").
+		{"tx-superfluous-witness", aParams(aq("02000000000101"+auditTx[10:len(auditTx)-8]+"00"+"00000000"), keys), -22, txDecodeMsg},
+		// Unknown flag (0x02).
+		{"tx-unknown-flag", aParams(aq("02000000000201"+auditTx[10:]), keys), -22, txDecodeMsg},
+		// A length that is not minimally encoded (fd 0100 for 1 output).
+		{"tx-noncanonical-size", aParams(aq(auditTx[:92]+"fd0100"+auditTx[94:]), keys), -22, txDecodeMsg},
+		// Bad transaction beats a bad key.
+		{"tx-before-key", aParams(aq("zz"), `["bad"]`), -22, txDecodeMsg},
+		{"tx-before-key-type", aParams(aq("zz"), `[1]`), -22, txDecodeMsg},
+
+		// d.1 step 2: keys.
+		{"key-garbage", aParams(aq(auditTx), `["notakey"]`), -5, "Invalid private key"},
+		{"key-empty", aParams(aq(auditTx), `[""]`), -5, "Invalid private key"},
+		{"key-checksum", aParams(aq(auditTx), "["+aq(auditWIF[:len(auditWIF)-1]+"T")+"]"), -5, "Invalid private key"},
+		{"key-mainnet", aParams(aq(auditTx), "["+aq(auditMainWIF)+"]"), -5, "Invalid private key"},
+		{"key-raw-hex", aParams(aq(auditTx), `["c498140873ecdb1181f013bdfe13d219aec3bc70a449dc012c212b5b7e65e00a"]`), -5, "Invalid private key"},
+		{"key-tprv", aParams(aq(auditTx), "["+aq(auditTprv)+"]"), -5, "Invalid private key"},
+		{"key-leading-space", aParams(aq(auditTx), "["+aq(" "+auditWIF)+"]"), -5, "Invalid private key"},
+		{"key-bad-after-good", aParams(aq(auditTx), "["+aq(auditWIF)+`,"bad"]`), -5, "Invalid private key"},
+		{"key-number", aParams(aq(auditTx), `[1]`), -3, "JSON value of type number is not of expected type string"},
+		{"key-null", aParams(aq(auditTx), `[null]`), -3, "JSON value of type null is not of expected type string"},
+		{"key-object", aParams(aq(auditTx), `[{}]`), -3, "JSON value of type object is not of expected type string"},
+		{"key-array", aParams(aq(auditTx), `[[]]`), -3, "JSON value of type array is not of expected type string"},
+		{"key-number-after-good", aParams(aq(auditTx), "["+aq(auditWIF)+`,1]`), -3, "JSON value of type number is not of expected type string"},
+		// Keys are read one by one: the first problem in order wins.
+		{"key-bad-then-number", aParams(aq(auditTx), `["bad",1]`), -5, "Invalid private key"},
+		{"key-number-then-bad", aParams(aq(auditTx), `[1,"bad"]`), -3, "JSON value of type number is not of expected type string"},
+		// A bad key beats a bad prevtxs entry, which beats a bad sighash.
+		{"key-before-prevtx", aParams(aq(auditTx), `["bad"]`, `[1]`, aq("bogus")), -5, "Invalid private key"},
+		{"prevtx-before-sighash", aParams(aq(auditTx), keys, `[1]`, aq("bogus")), -22, `expected object with {"txid'","vout","scriptPubKey"}`},
+		{"amount-before-sighash", aParams(aq(auditTx), keys, "["+aWithAmount(`"x"`)+"]", aq("bogus")), -3, "Invalid amount"},
+
+		// d.1 step 5: sighash strings are exact and case-sensitive.
+		{"sighash-lower", aParams(aq(auditTx), keys, prev, aq("all")), -8, "'all' is not a valid sighash parameter."},
+		{"sighash-default-lower", aParams(aq(auditTx), keys, prev, aq("default")), -8, "'default' is not a valid sighash parameter."},
+		{"sighash-mixed-case", aParams(aq(auditTx), keys, prev, aq("All")), -8, "'All' is not a valid sighash parameter."},
+		{"sighash-all-none", aParams(aq(auditTx), keys, prev, aq("ALL|NONE")), -8, "'ALL|NONE' is not a valid sighash parameter."},
+		{"sighash-acp-alone", aParams(aq(auditTx), keys, prev, aq("ANYONECANPAY")), -8, "'ANYONECANPAY' is not a valid sighash parameter."},
+		{"sighash-trailing-space", aParams(aq(auditTx), keys, prev, aq("ALL ")), -8, "'ALL ' is not a valid sighash parameter."},
+		{"sighash-leading-space", aParams(aq(auditTx), keys, prev, aq(" ALL")), -8, "' ALL' is not a valid sighash parameter."},
+		{"sighash-empty", aParams(aq(auditTx), keys, prev, aq("")), -8, "'' is not a valid sighash parameter."},
+		{"sighash-prefixed", aParams(aq(auditTx), keys, prev, aq("SIGHASH_ALL")), -8, "'SIGHASH_ALL' is not a valid sighash parameter."},
+		{"sighash-reversed", aParams(aq(auditTx), keys, prev, aq("ANYONECANPAY|ALL")), -8, "'ANYONECANPAY|ALL' is not a valid sighash parameter."},
+		{"sighash-default-acp", aParams(aq(auditTx), keys, prev, aq("DEFAULT|ANYONECANPAY")), -8, "'DEFAULT|ANYONECANPAY' is not a valid sighash parameter."},
+		{"sighash-spaces-around-bar", aParams(aq(auditTx), keys, prev, aq("ALL | ANYONECANPAY")), -8, "'ALL | ANYONECANPAY' is not a valid sighash parameter."},
+		{"sighash-number-string", aParams(aq(auditTx), keys, prev, aq("1")), -8, "'1' is not a valid sighash parameter."},
+		// The sighash is checked even without prevtxs.
+		{"sighash-null-prevtxs", aParams(aq(auditTx), keys, `null`, aq("all")), -8, "'all' is not a valid sighash parameter."},
+		{"sighash-empty-prevtxs", aParams(aq(auditTx), `[]`, `[]`, aq("all")), -8, "'all' is not a valid sighash parameter."},
+	}
+	runAuditErrors(t, cases)
+}
+
+// TestAuditSignPrevtxs covers d.1 step 4: every prevtxs validation message,
+// in Core's order.
+func TestAuditSignPrevtxs(t *testing.T) {
+	keys := "[" + aq(auditWIF) + "]"
+	one := func(entries ...string) string {
+		return aParams(aq(auditTx), keys, "["+strings.Join(entries, ",")+"]")
+	}
+	const notObject = `expected object with {"txid'","vout","scriptPubKey"}`
+	txid63 := auditTxid[:63]
+	cases := []auditErrCase{
+		{"element-number", one(`1`), -22, notObject},
+		{"element-string", one(`"x"`), -22, notObject},
+		{"element-null", one(`null`), -22, notObject},
+		{"element-array", one(`[]`), -22, notObject},
+		{"element-bool", one(`true`), -22, notObject},
+		{"good-then-bad-element", one(auditGoodPrev, `1`), -22, notObject},
+
+		// Required fields in name order: scriptPubKey, txid, vout.
+		{"missing-all", one(`{}`), -3, "Missing scriptPubKey"},
+		{"missing-spk", one(auditPrev(`"txid":"`+auditTxid+`","vout":0`)), -3, "Missing scriptPubKey"},
+		{"missing-txid", one(auditPrev(`"vout":0,"scriptPubKey":"`+auditSPK+`"`)), -3, "Missing txid"},
+		{"missing-vout", one(auditPrev(`"txid":"`+auditTxid+`","scriptPubKey":"`+auditSPK+`"`)), -3, "Missing vout"},
+		{"null-spk", one(aWithSPK(`null`)), -3, "Missing scriptPubKey"},
+		{"null-txid", one(aWithTxid(`null`)), -3, "Missing txid"},
+		{"null-vout", one(aWithVout(`null`)), -3, "Missing vout"},
+		// A wrong type of an earlier field is reported before a later
+		// missing one.
+		{"spk-type-before-missing-txid", one(auditPrev(`"scriptPubKey":1`)), -3, "JSON value of type number for field scriptPubKey is not of expected type string"},
+		{"txid-type-before-missing-vout", one(auditPrev(`"scriptPubKey":"00","txid":1`)), -3, "JSON value of type number for field txid is not of expected type string"},
+		{"spk-number", one(aWithSPK(`1`)), -3, "JSON value of type number for field scriptPubKey is not of expected type string"},
+		{"spk-bool", one(aWithSPK(`false`)), -3, "JSON value of type bool for field scriptPubKey is not of expected type string"},
+		{"spk-object", one(aWithSPK(`{}`)), -3, "JSON value of type object for field scriptPubKey is not of expected type string"},
+		{"txid-number", one(aWithTxid(`1`)), -3, "JSON value of type number for field txid is not of expected type string"},
+		{"txid-array", one(aWithTxid(`[]`)), -3, "JSON value of type array for field txid is not of expected type string"},
+		{"vout-string", one(aWithVout(`"0"`)), -3, "JSON value of type string for field vout is not of expected type number"},
+		{"vout-bool", one(aWithVout(`true`)), -3, "JSON value of type bool for field vout is not of expected type number"},
+		{"vout-array", one(aWithVout(`[0]`)), -3, "JSON value of type array for field vout is not of expected type number"},
+
+		// txid (ParseHashV).
+		{"txid-short", one(aWithTxid(aq(txid63))), -8, "txid must be of length 64 (not 63, for '" + txid63 + "')"},
+		{"txid-long", one(aWithTxid(aq(auditTxid + "00"))), -8, "txid must be of length 64 (not 66, for '" + auditTxid + "00')"},
+		{"txid-empty", one(aWithTxid(`""`)), -8, "txid must be of length 64 (not 0, for '')"},
+		{"txid-not-hex", one(aWithTxid(aq(strings.Repeat("g", 64)))), -8, "txid must be hexadecimal string (not '" + strings.Repeat("g", 64) + "')"},
+		{"txid-short-not-hex", one(aWithTxid(`"xyz"`)), -8, "txid must be of length 64 (not 3, for 'xyz')"},
+		{"txid-multibyte", one(aWithTxid(aq(strings.Repeat("é", 32)))), -8, "txid must be hexadecimal string (not '" + strings.Repeat("é", 32) + "')"},
+		// The txid is checked before vout and scriptPubKey.
+		{"txid-before-vout", one(auditPrev(`"txid":"xyz","vout":-1,"scriptPubKey":"zz"`)), -8, "txid must be of length 64 (not 3, for 'xyz')"},
+
+		// vout (getInt<int>, then the sign).
+		{"vout-negative", one(aWithVout(`-1`)), -22, "vout cannot be negative"},
+		{"vout-min-int32", one(aWithVout(`-2147483648`)), -22, "vout cannot be negative"},
+		{"vout-below-int32", one(aWithVout(`-2147483649`)), -1, "JSON integer out of range"},
+		{"vout-fraction", one(aWithVout(`0.5`)), -1, "JSON integer out of range"},
+		{"vout-integral-fraction", one(aWithVout(`1.0`)), -1, "JSON integer out of range"},
+		{"vout-exponent", one(aWithVout(`1e0`)), -1, "JSON integer out of range"},
+		{"vout-2^31", one(aWithVout(`2147483648`)), -1, "JSON integer out of range"},
+		{"vout-2^32-1", one(aWithVout(`4294967295`)), -1, "JSON integer out of range"},
+		{"vout-huge", one(aWithVout(`123456789012345678901234567890`)), -1, "JSON integer out of range"},
+		{"vout-negative-fraction", one(aWithVout(`-0.5`)), -1, "JSON integer out of range"},
+		// vout is checked before the scriptPubKey.
+		{"vout-before-spk", one(auditPrev(`"txid":"` + auditTxid + `","vout":-1,"scriptPubKey":"zz"`)), -22, "vout cannot be negative"},
+
+		// scriptPubKey (ParseHexV).
+		{"spk-empty", one(aWithSPK(`""`)), -8, "scriptPubKey must be hexadecimal string (not '')"},
+		{"spk-odd", one(aWithSPK(`"001"`)), -8, "scriptPubKey must be hexadecimal string (not '001')"},
+		{"spk-not-hex", one(aWithSPK(`"zz"`)), -8, "scriptPubKey must be hexadecimal string (not 'zz')"},
+		{"spk-space", one(aWithSPK(`"00 14"`)), -8, "scriptPubKey must be hexadecimal string (not '00 14')"},
+		// The scriptPubKey is checked before the amount.
+		{"spk-before-amount", one(auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":"zz","amount":true`)), -8, "scriptPubKey must be hexadecimal string (not 'zz')"},
+
+		// Duplicate outpoints with different scripts: the earlier one on top.
+		{"duplicate-mismatch", one(auditGoodPrev, aWithSPK(`"0014089910b979e403d769d24174b9a22a3bf73e3b3c"`)), -22,
+			"Previous output scriptPubKey mismatch:\n0 b5d76a7534548b4137a680c33a25253a127624d0\nvs:\n0 089910b979e403d769d24174b9a22a3bf73e3b3c"},
+		// The mismatch is found before the second entry's amount is read.
+		{"duplicate-mismatch-before-amount", one(auditGoodPrev, auditPrev(`"txid":"`+auditTxid+`","vout":0,"scriptPubKey":"51","amount":true`)), -22,
+			"Previous output scriptPubKey mismatch:\n0 b5d76a7534548b4137a680c33a25253a127624d0\nvs:\n1"},
+		// Outpoints the transaction does not spend are compared too.
+		{"duplicate-mismatch-unspent-outpoint", one(
+			auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":7,"scriptPubKey":"76a914b5d76a7534548b4137a680c33a25253a127624d088ac"`),
+			auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":7,"scriptPubKey":"6a0401020304"`)), -22,
+			"Previous output scriptPubKey mismatch:\nOP_DUP OP_HASH160 b5d76a7534548b4137a680c33a25253a127624d0 OP_EQUALVERIFY OP_CHECKSIG\nvs:\nOP_RETURN 67305985"},
+		// Entries are validated even for outpoints the tx does not spend,
+		// P2SH ones included.
+		{"unused-p2sh-entry-needs-script", one(auditGoodPrev, auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":1,"scriptPubKey":"`+auditP2SH+`"`)), -8, "Missing redeemScript/witnessScript"},
+		{"unused-entry-validated", one(auditGoodPrev, auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":-1,"scriptPubKey":"51"`)), -22, "vout cannot be negative"},
+
+		// amount (AmountFromValue).
+		{"amount-null", one(aWithAmount(`null`)), -3, "Amount is not a number or string"},
+		{"amount-bool", one(aWithAmount(`true`)), -3, "Amount is not a number or string"},
+		{"amount-object", one(aWithAmount(`{}`)), -3, "Amount is not a number or string"},
+		{"amount-array", one(aWithAmount(`[1]`)), -3, "Amount is not a number or string"},
+		{"amount-abc", one(aWithAmount(`"abc"`)), -3, "Invalid amount"},
+		{"amount-empty-string", one(aWithAmount(`""`)), -3, "Invalid amount"},
+		{"amount-nine-decimals", one(aWithAmount(`0.123456789`)), -3, "Invalid amount"},
+		{"amount-nine-decimals-string", one(aWithAmount(`"0.000000001"`)), -3, "Invalid amount"},
+		{"amount-leading-dot", one(aWithAmount(`".5"`)), -3, "Invalid amount"},
+		{"amount-trailing-dot", one(aWithAmount(`"1."`)), -3, "Invalid amount"},
+		{"amount-leading-zero", one(aWithAmount(`"01"`)), -3, "Invalid amount"},
+		{"amount-plus", one(aWithAmount(`"+1"`)), -3, "Invalid amount"},
+		{"amount-space", one(aWithAmount(`" 1"`)), -3, "Invalid amount"},
+		{"amount-hex", one(aWithAmount(`"0x10"`)), -3, "Invalid amount"},
+		{"amount-tiny-exponent", one(aWithAmount(`1e-9`)), -3, "Invalid amount"},
+		// 10^10 BTC and more cannot be represented: "Invalid amount", not
+		// "out of range".
+		{"amount-1e10", one(aWithAmount(`1e10`)), -3, "Invalid amount"},
+		{"amount-10-billion", one(aWithAmount(`10000000000`)), -3, "Invalid amount"},
+		{"amount-huge", one(aWithAmount(`99999999999999999999`)), -3, "Invalid amount"},
+		{"amount-negative", one(aWithAmount(`-1`)), -3, "Amount out of range"},
+		{"amount-negative-satoshi", one(aWithAmount(`-0.00000001`)), -3, "Amount out of range"},
+		{"amount-negative-string", one(aWithAmount(`"-0.5"`)), -3, "Amount out of range"},
+		{"amount-too-large", one(aWithAmount(`21000000.1`)), -3, "Amount out of range"},
+		{"amount-max-plus-satoshi", one(aWithAmount(`21000000.00000001`)), -3, "Amount out of range"},
+		{"amount-1e9", one(aWithAmount(`1e9`)), -3, "Amount out of range"},
+		{"amount-too-large-string", one(aWithAmount(`"22000000"`)), -3, "Amount out of range"},
+		// An amount error in a later entry after a good one.
+		{"amount-second-entry", one(auditGoodPrev, auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":0,"scriptPubKey":"51","amount":"x"`)), -3, "Invalid amount"},
+	}
+	runAuditErrors(t, cases)
+}
+
+// auditResult decodes a successful reply.
+type auditResult struct {
+	Hex      string `json:"hex"`
+	Complete bool   `json:"complete"`
+	Errors   []struct {
+		Txid      string   `json:"txid"`
+		Vout      uint32   `json:"vout"`
+		Witness   []string `json:"witness"`
+		ScriptSig string   `json:"scriptSig"`
+		Sequence  uint32   `json:"sequence"`
+		Error     string   `json:"error"`
+	} `json:"errors"`
+}
+
+// auditOK sends a call that must succeed and returns its result.
+func auditOK(t *testing.T, s *rpc.Server, params string) auditResult {
+	t.Helper()
+	got := auditCall(t, s, params)
+	if got.Error != nil {
+		t.Fatalf("error %d %q", got.Error.Code, got.Error.Message)
+	}
+	var r auditResult
+	if err := json.Unmarshal(got.Result, &r); err != nil {
+		t.Fatalf("result %s: %v", got.Result, err)
+	}
+	return r
+}
+
+// TestAuditSignAcceptedValues checks the values d.1 accepts: amounts as
+// numbers and strings within the rules, vout -0, upper-case hex, null
+// prevtxs and sighash, every sighash string, unknown members, and entries
+// for outpoints the tx does not spend.
+func TestAuditSignAcceptedValues(t *testing.T) {
+	s := auditSignServer(t)
+	keys := "[" + aq(auditWIF) + "]"
+	accepted := []struct{ name, params string }{
+		{"amount-zero", aParams(aq(auditTx), keys, "["+aWithAmount(`0`)+"]")},
+		{"amount-minus-zero", aParams(aq(auditTx), keys, "["+aWithAmount(`-0`)+"]")},
+		{"amount-string", aParams(aq(auditTx), keys, "["+aWithAmount(`"0.5"`)+"]")},
+		{"amount-integer-string", aParams(aq(auditTx), keys, "["+aWithAmount(`"3"`)+"]")},
+		{"amount-one-satoshi", aParams(aq(auditTx), keys, "["+aWithAmount(`0.00000001`)+"]")},
+		{"amount-exponent", aParams(aq(auditTx), keys, "["+aWithAmount(`5E-1`)+"]")},
+		{"amount-exponent-string", aParams(aq(auditTx), keys, "["+aWithAmount(`"1e-8"`)+"]")},
+		{"amount-trailing-zeros", aParams(aq(auditTx), keys, "["+aWithAmount(`0.5000000000000`)+"]")},
+		{"amount-max-minus-satoshi", aParams(aq(auditTx), keys, "["+aWithAmount(`20999999.99999999`)+"]")},
+		{"vout-minus-zero", aParams(aq(auditTx), keys, "["+aWithVout(`-0`)+"]")},
+		{"txid-upper", aParams(aq(auditTx), keys, "["+aWithTxid(aq(strings.ToUpper(auditTxid)))+"]")},
+		{"spk-upper", aParams(aq(auditTx), keys, "["+aWithSPK(aq(strings.ToUpper(auditSPK)))+"]")},
+		{"tx-upper", aParams(aq(strings.ToUpper(auditTx)), keys, "["+auditGoodPrev+"]")},
+		{"unknown-members", aParams(aq(auditTx), keys, "["+auditPrev(`"txid":"`+auditTxid+`","vout":0,"scriptPubKey":"`+auditSPK+`","amount":0.5,"foo":[1],"redeemScript":"zz","witnessScript":7`)+"]")},
+		{"unused-entries", aParams(aq(auditTx), keys, "["+auditGoodPrev+","+auditPrev(`"txid":"`+strings.Repeat("ab", 32)+`","vout":2147483647,"scriptPubKey":"51"`)+"]")},
+		{"same-script-twice", aParams(aq(auditTx), keys, "["+aWithAmount(`1`)+","+auditGoodPrev+"]")},
+		{"sighash-null", aParams(aq(auditTx), keys, "["+auditGoodPrev+"]", `null`)},
+		{"prevtxs-null-sighash", aParams(aq(auditTx), `[]`, `null`, aq("ALL"))},
+		{"duplicate-keys", aParams(aq(auditTx), "["+aq(auditWIF)+","+aq(auditWIF)+"]", "["+auditGoodPrev+"]")},
+	}
+	for _, sh := range []string{"DEFAULT", "ALL", "NONE", "SINGLE", "ALL|ANYONECANPAY", "NONE|ANYONECANPAY", "SINGLE|ANYONECANPAY"} {
+		accepted = append(accepted, struct{ name, params string }{"sighash-" + sh, aParams(aq(auditTx), keys, "["+auditGoodPrev+"]", aq(sh))})
+	}
+	for _, c := range accepted {
+		t.Run(c.name, func(t *testing.T) {
+			r := auditOK(t, s, c.params)
+			if strings.ToLower(r.Hex) != r.Hex {
+				t.Fatalf("hex %s is not lower case", r.Hex)
+			}
+			if c.name == "prevtxs-null-sighash" {
+				if r.Complete || len(r.Errors) != 1 || r.Errors[0].Error != "Input not found or already spent" {
+					t.Fatalf("got %+v", r)
+				}
+				return
+			}
+			if !r.Complete || r.Errors != nil {
+				t.Fatalf("not complete: %+v", r)
+			}
+		})
+	}
+}
+
+// TestAuditSignResultShape checks d.4: key order hex, complete, errors;
+// errors omitted when empty; each entry's key order and values, with an
+// untouched input's scriptSig and witness; `[]` for an empty witness.
+func TestAuditSignResultShape(t *testing.T) {
+	s := auditSignServer(t)
+	// Complete: exactly two keys, in order.
+	raw := auditRaw(t, s, aParams(aq(auditTx), "["+aq(auditWIF)+"]", "["+auditGoodPrev+"]"))
+	if !bytes.Contains(raw, []byte(`"result":{"hex":"02000000000101c61f9b`)) ||
+		!bytes.Contains(raw, []byte(`,"complete":true}`)) || bytes.Contains(raw, []byte(`"errors"`)) {
+		t.Fatalf("complete reply %s", raw)
+	}
+
+	// An input with an existing scriptSig and an unknown coin: the entry
+	// shows it unchanged (sequence 0xfffffffd = 4294967293).
+	tx := auditTx[:82] + "03" + "515253" + auditTx[84:]
+	raw = auditRaw(t, s, aParams(aq(tx), `[]`))
+	want := `"result":{"hex":"` + tx + `","complete":false,"errors":[{"txid":"` + auditTxid +
+		`","vout":0,"witness":[],"scriptSig":"515253","sequence":4294967293,"error":"Input not found or already spent"}]}`
+	if !bytes.Contains(raw, []byte(want)) {
+		t.Fatalf("reply\n got %s\nwant %s", raw, want)
+	}
+
+	// An input with a witness (an invalid one) and an unknown coin: the
+	// witness items, the empty one as "", are listed and kept in the hex.
+	wtx := "02000000000101" + auditTx[10:len(auditTx)-8] + "03" + "00" + "0201ff" + "01aa" + "00000000"
+	raw = auditRaw(t, s, aParams(aq(wtx), `[]`))
+	want = `"result":{"hex":"` + wtx + `","complete":false,"errors":[{"txid":"` + auditTxid +
+		`","vout":0,"witness":["","01ff","aa"],"scriptSig":"","sequence":4294967293,"error":"Input not found or already spent"}]}`
+	if !bytes.Contains(raw, []byte(want)) {
+		t.Fatalf("reply\n got %s\nwant %s", raw, want)
+	}
+}
+
+// auditHex is a helper for readable failures.
+func auditHex(b []byte) string { return hex.EncodeToString(b) }
