@@ -2,6 +2,7 @@ package methods
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -9,9 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	btcaddr "github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/btcec/v2/ecdsa"
 	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/txscript/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/testvec"
 )
 
 // The audit tests drive signrawtransactionwithkey through the in-process
@@ -261,9 +268,9 @@ func TestAuditSignPrevtxs(t *testing.T) {
 
 		// Required fields in name order: scriptPubKey, txid, vout.
 		{"missing-all", one(`{}`), -3, "Missing scriptPubKey"},
-		{"missing-spk", one(auditPrev(`"txid":"`+auditTxid+`","vout":0`)), -3, "Missing scriptPubKey"},
-		{"missing-txid", one(auditPrev(`"vout":0,"scriptPubKey":"`+auditSPK+`"`)), -3, "Missing txid"},
-		{"missing-vout", one(auditPrev(`"txid":"`+auditTxid+`","scriptPubKey":"`+auditSPK+`"`)), -3, "Missing vout"},
+		{"missing-spk", one(auditPrev(`"txid":"` + auditTxid + `","vout":0`)), -3, "Missing scriptPubKey"},
+		{"missing-txid", one(auditPrev(`"vout":0,"scriptPubKey":"` + auditSPK + `"`)), -3, "Missing txid"},
+		{"missing-vout", one(auditPrev(`"txid":"` + auditTxid + `","scriptPubKey":"` + auditSPK + `"`)), -3, "Missing vout"},
 		{"null-spk", one(aWithSPK(`null`)), -3, "Missing scriptPubKey"},
 		{"null-txid", one(aWithTxid(`null`)), -3, "Missing txid"},
 		{"null-vout", one(aWithVout(`null`)), -3, "Missing vout"},
@@ -475,3 +482,340 @@ func TestAuditSignResultShape(t *testing.T) {
 
 // auditHex is a helper for readable failures.
 func auditHex(b []byte) string { return hex.EncodeToString(b) }
+
+// auditKey is one key of the corpus key set.
+type auditKey struct {
+	WIF        string `json:"wif"`
+	PubKey     string `json:"pubkey"`
+	XOnly      string `json:"xonly"`
+	Compressed bool   `json:"compressed"`
+}
+
+// auditKeySet loads the corpus keys (k01..k24 compressed, u01..u03
+// uncompressed) and the BIP 86 tweaked WIF of k17 with its output key.
+func auditKeySet(t *testing.T) (keys map[string]auditKey, tweakedWIF, tweakedXOnly string) {
+	t.Helper()
+	var f struct {
+		Keys struct {
+			WIF map[string]auditKey `json:"wif"`
+		} `json:"keys"`
+		Derived map[string]struct {
+			WIF    string `json:"wif"`
+			Output string `json:"output_xonly"`
+		} `json:"derived_keys"`
+	}
+	testvec.Load(t, "core_rpc/stateless.json", &f)
+	d := f.Derived["k17_bip86_tweaked"]
+	return f.Keys.WIF, d.WIF, d.Output
+}
+
+func mustHex(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// auditScripts builds output scripts with btcd's script builder.
+func auditP2PK(pub []byte) []byte {
+	s, _ := txscript.NewScriptBuilder().AddData(pub).AddOp(txscript.OP_CHECKSIG).Script()
+	return s
+}
+
+func auditP2PKH(pub []byte) []byte {
+	s, _ := txscript.NewScriptBuilder().AddOp(txscript.OP_DUP).AddOp(txscript.OP_HASH160).
+		AddData(btcaddr.Hash160(pub)).AddOp(txscript.OP_EQUALVERIFY).AddOp(txscript.OP_CHECKSIG).Script()
+	return s
+}
+
+func auditMulti(m int, pubs ...[]byte) []byte {
+	b := txscript.NewScriptBuilder().AddInt64(int64(m))
+	for _, p := range pubs {
+		b.AddData(p)
+	}
+	s, _ := b.AddInt64(int64(len(pubs))).AddOp(txscript.OP_CHECKMULTISIG).Script()
+	return s
+}
+
+func auditP2SHOf(rs []byte) []byte {
+	s, _ := txscript.NewScriptBuilder().AddOp(txscript.OP_HASH160).AddData(btcaddr.Hash160(rs)).
+		AddOp(txscript.OP_EQUAL).Script()
+	return s
+}
+
+func auditP2WPKH(pub []byte) []byte {
+	return append([]byte{0x00, 0x14}, btcaddr.Hash160(pub)...)
+}
+
+func auditP2WSHOf(ws []byte) []byte {
+	h := sha256.Sum256(ws)
+	return append([]byte{0x00, 0x20}, h[:]...)
+}
+
+// auditSpend describes one kind of output being spent: its script, the
+// extra prevtxs members, the keys that sign it, and the expected layout of
+// scriptSig and witness once signed ("sig", "pub", "0" for an empty push,
+// "rs" for the redeemScript, "ws" for the witnessScript, "tsig" for a
+// Schnorr signature).
+type auditSpend struct {
+	name      string
+	spk       []byte
+	extra     string
+	keys      []string
+	scriptSig string
+	witness   string
+	segwit    bool
+}
+
+func auditSpends(t *testing.T) []auditSpend {
+	keys, tweaked, tweakedX := auditKeySet(t)
+	pub := func(n string) []byte { return mustHex(t, keys[n].PubKey) }
+	wif := func(n string) string { return keys[n].WIF }
+	ms23 := auditMulti(2, pub("k01"), pub("k02"), pub("k03"))
+	ms12 := auditMulti(1, pub("k04"), pub("k05"))
+	pkhIn := auditP2PKH(pub("k07"))
+	pkIn := auditP2PK(pub("k08"))
+	wpkh := auditP2WPKH(pub("k09"))
+	wsPK := auditP2PK(pub("k10"))
+	wsPKH := auditP2PKH(pub("k11"))
+	return []auditSpend{
+		{name: "p2pk", spk: auditP2PK(pub("k12")), keys: []string{wif("k12")}, scriptSig: "sig"},
+		{name: "p2pk-uncompressed", spk: auditP2PK(pub("u01")), keys: []string{wif("u01")}, scriptSig: "sig"},
+		{name: "p2pkh", spk: auditP2PKH(pub("k13")), keys: []string{wif("k13")}, scriptSig: "sig pub"},
+		{name: "p2pkh-uncompressed", spk: auditP2PKH(pub("u02")), keys: []string{wif("u02")}, scriptSig: "sig pub"},
+		{name: "bare-multisig-2of3", spk: ms23, keys: []string{wif("k01"), wif("k03")}, scriptSig: "0 sig sig"},
+		{name: "bare-multisig-2of3-all-keys", spk: ms23, keys: []string{wif("k03"), wif("k02"), wif("k01")}, scriptSig: "0 sig sig"},
+		{name: "bare-multisig-1of2", spk: ms12, keys: []string{wif("k05")}, scriptSig: "0 sig"},
+		{name: "p2sh-multisig", spk: auditP2SHOf(ms23), extra: `"redeemScript":"` + auditHex(ms23) + `"`,
+			keys: []string{wif("k02"), wif("k03")}, scriptSig: "0 sig sig rs"},
+		{name: "p2sh-p2pkh", spk: auditP2SHOf(pkhIn), extra: `"redeemScript":"` + auditHex(pkhIn) + `"`,
+			keys: []string{wif("k07")}, scriptSig: "sig pub rs"},
+		{name: "p2sh-p2pk", spk: auditP2SHOf(pkIn), extra: `"redeemScript":"` + auditHex(pkIn) + `"`,
+			keys: []string{wif("k08")}, scriptSig: "sig rs"},
+		// The P2SH script given as witnessScript is accepted for plain P2SH.
+		{name: "p2sh-p2pk-via-witnessscript", spk: auditP2SHOf(pkIn), extra: `"witnessScript":"` + auditHex(pkIn) + `"`,
+			keys: []string{wif("k08")}, scriptSig: "sig rs"},
+		{name: "p2wpkh", spk: wpkh, keys: []string{wif("k09")}, witness: "sig pub", segwit: true},
+		{name: "p2sh-p2wpkh", spk: auditP2SHOf(wpkh), extra: `"redeemScript":"` + auditHex(wpkh) + `"`,
+			keys: []string{wif("k09")}, scriptSig: "rs", witness: "sig pub", segwit: true},
+		{name: "p2wsh-pk", spk: auditP2WSHOf(wsPK), extra: `"witnessScript":"` + auditHex(wsPK) + `"`,
+			keys: []string{wif("k10")}, witness: "sig ws", segwit: true},
+		{name: "p2wsh-pkh", spk: auditP2WSHOf(wsPKH), extra: `"witnessScript":"` + auditHex(wsPKH) + `"`,
+			keys: []string{wif("k11")}, witness: "sig pub ws", segwit: true},
+		{name: "p2wsh-pk-via-redeemscript", spk: auditP2WSHOf(wsPK), extra: `"redeemScript":"` + auditHex(wsPK) + `"`,
+			keys: []string{wif("k10")}, witness: "sig ws", segwit: true},
+		{name: "p2wsh-multisig", spk: auditP2WSHOf(ms23), extra: `"witnessScript":"` + auditHex(ms23) + `"`,
+			keys: []string{wif("k01"), wif("k02")}, witness: "0 sig sig ws", segwit: true},
+		{name: "p2sh-p2wsh-multisig", spk: auditP2SHOf(auditP2WSHOf(ms23)),
+			extra:     `"witnessScript":"` + auditHex(ms23) + `","redeemScript":"` + auditHex(auditP2WSHOf(ms23)) + `"`,
+			keys:      []string{wif("k01"), wif("k03")},
+			scriptSig: "rs", witness: "0 sig sig ws", segwit: true},
+		{name: "p2sh-p2wsh-multisig-same-strings", spk: auditP2SHOf(auditP2WSHOf(ms23)),
+			extra:     `"witnessScript":"` + auditHex(ms23) + `","redeemScript":"` + auditHex(ms23) + `"`,
+			keys:      []string{wif("k02"), wif("k03")},
+			scriptSig: "rs", witness: "0 sig sig ws", segwit: true},
+		{name: "p2sh-p2wsh-multisig-redeemscript-only", spk: auditP2SHOf(auditP2WSHOf(ms23)),
+			extra:     `"redeemScript":"` + auditHex(ms23) + `"`,
+			keys:      []string{wif("k01"), wif("k02")},
+			scriptSig: "rs", witness: "0 sig sig ws", segwit: true},
+		{name: "p2tr-bip86-tweaked", spk: append([]byte{0x51, 0x20}, mustHex(t, tweakedX)...),
+			keys: []string{tweaked}, witness: "tsig", segwit: true},
+		{name: "p2tr-rawtr", spk: append([]byte{0x51, 0x20}, mustHex(t, keys["k14"].XOnly)...),
+			keys: []string{wif("k14")}, witness: "tsig", segwit: true},
+	}
+}
+
+// auditSighashes are the accepted sighash strings and their hash-type
+// byte for ECDSA ("" is the argument left out).
+var auditSighashes = []struct {
+	name string
+	ht   byte
+}{
+	{"", 0x01}, {"DEFAULT", 0x01}, {"ALL", 0x01}, {"NONE", 0x02}, {"SINGLE", 0x03},
+	{"ALL|ANYONECANPAY", 0x81}, {"NONE|ANYONECANPAY", 0x82}, {"SINGLE|ANYONECANPAY", 0x83},
+}
+
+// auditTxFor builds an unsigned version-2 transaction spending the given
+// outpoints, with two outputs.
+func auditTxFor(t *testing.T, ops []wire.OutPoint, seq uint32) *wire.MsgTx {
+	tx := wire.NewMsgTx(2)
+	for _, op := range ops {
+		tx.AddTxIn(&wire.TxIn{PreviousOutPoint: op, Sequence: seq})
+	}
+	tx.AddTxOut(&wire.TxOut{Value: 99_000_000, PkScript: mustHex(t, "0014089910b979e403d769d24174b9a22a3bf73e3b3c")})
+	tx.AddTxOut(&wire.TxOut{Value: 12_345, PkScript: mustHex(t, "76a9147db8c7e34bb1a618521a5a5c23d80880aaa028f488ac")})
+	return tx
+}
+
+func auditTxHex(tx *wire.MsgTx) string {
+	var b bytes.Buffer
+	_ = tx.Serialize(&b)
+	return hex.EncodeToString(b.Bytes())
+}
+
+func auditOutPoint(label string, n uint32) wire.OutPoint {
+	return wire.OutPoint{Hash: chainhash.HashH([]byte("audit:" + label)), Index: n}
+}
+
+func auditPrevFor(op wire.OutPoint, spk []byte, amount, extra string) string {
+	m := `"txid":"` + op.Hash.String() + `","vout":` + fmt.Sprint(op.Index) + `,"scriptPubKey":"` + auditHex(spk) + `"`
+	if amount != "" {
+		m += `,"amount":` + amount
+	}
+	if extra != "" {
+		m += "," + extra
+	}
+	return "{" + m + "}"
+}
+
+// auditVerify runs btcd's script engine over every input of the signed
+// transaction under the standard flags.
+func auditVerify(t *testing.T, tx *wire.MsgTx, spks [][]byte, amounts []int64) {
+	t.Helper()
+	fetcher := txscript.NewMultiPrevOutFetcher(nil)
+	for i, in := range tx.TxIn {
+		fetcher.AddPrevOut(in.PreviousOutPoint, &wire.TxOut{Value: amounts[i], PkScript: spks[i]})
+	}
+	hashes := txscript.NewTxSigHashes(tx, fetcher)
+	for i := range tx.TxIn {
+		vm, err := txscript.NewEngine(spks[i], tx, i, txscript.StandardVerifyFlags, nil, hashes, amounts[i], fetcher)
+		if err == nil {
+			err = vm.Execute()
+		}
+		if err != nil {
+			t.Fatalf("input %d does not verify: %v", i, err)
+		}
+	}
+}
+
+// auditLayout names the items of a stack as auditSpend does and checks the
+// signatures' form: ECDSA low-R (at most 70 bytes of DER), low-S, with the
+// expected hash-type byte; Schnorr 64 bytes for DEFAULT, else 65 with the
+// byte.
+func auditLayout(t *testing.T, items [][]byte, ht byte, sighash string, spk, rs, ws []byte) string {
+	t.Helper()
+	var names []string
+	for _, it := range items {
+		switch {
+		case len(it) == 0:
+			names = append(names, "0")
+		case rs != nil && bytes.Equal(it, rs):
+			names = append(names, "rs")
+		case ws != nil && bytes.Equal(it, ws):
+			names = append(names, "ws")
+		case (len(it) == 33 && (it[0] == 2 || it[0] == 3)) || (len(it) == 65 && it[0] == 4):
+			names = append(names, "pub")
+		case len(it) == 64 || len(it) == 65:
+			names = append(names, "tsig")
+			want := 64
+			if sighash != "" && sighash != "DEFAULT" {
+				want = 65
+			}
+			if len(it) != want || (want == 65 && it[64] != ht) {
+				t.Fatalf("schnorr signature %x for %q", it, sighash)
+			}
+		case it[0] == 0x30:
+			names = append(names, "sig")
+			der := it[:len(it)-1]
+			if it[len(it)-1] != ht {
+				t.Fatalf("hash type %#x, want %#x", it[len(it)-1], ht)
+			}
+			if len(der) > 70 || der[3] > 32 || der[4] >= 0x80 {
+				t.Fatalf("signature %x is not low-R", it)
+			}
+			sig, err := ecdsa.ParseDERSignature(der)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := sig.S()
+			if s.IsOverHalfOrder() {
+				t.Fatalf("signature %x is not low-S", it)
+			}
+		default:
+			names = append(names, fmt.Sprintf("?%x", it))
+		}
+	}
+	return strings.Join(names, " ")
+}
+
+// TestAuditSignScriptTypes signs every script type of d.2 with every
+// sighash string and checks the result: complete, no errors, valid under
+// btcd's engine, the layout of scriptSig and witness, the signatures' form,
+// the legacy serialization when no input has a witness, and determinism.
+func TestAuditSignScriptTypes(t *testing.T) {
+	s := auditSignServer(t)
+	for _, sp := range auditSpends(t) {
+		for _, sh := range auditSighashes {
+			t.Run(sp.name+"/"+sh.name, func(t *testing.T) {
+				op := auditOutPoint(sp.name, 1)
+				tx := auditTxFor(t, []wire.OutPoint{op}, 0xfffffffd)
+				keys, _ := json.Marshal(sp.keys)
+				args := []string{aq(auditTxHex(tx)), string(keys), "[" + auditPrevFor(op, sp.spk, "1.25", sp.extra) + "]"}
+				if sh.name != "" {
+					args = append(args, aq(sh.name))
+				}
+				r := auditOK(t, s, aParams(args...))
+				if !r.Complete || r.Errors != nil {
+					t.Fatalf("not complete: %+v", r)
+				}
+				again := auditOK(t, s, aParams(args...))
+				if again.Hex != r.Hex {
+					t.Fatalf("not deterministic:\n%s\n%s", r.Hex, again.Hex)
+				}
+				signed := wire.NewMsgTx(2)
+				if err := signed.Deserialize(bytes.NewReader(mustHex(t, r.Hex))); err != nil {
+					t.Fatal(err)
+				}
+				if !sp.segwit && strings.HasPrefix(r.Hex, "020000000001") {
+					t.Fatalf("segwit serialization without a witness: %s", r.Hex)
+				}
+				auditVerify(t, signed, [][]byte{sp.spk}, []int64{125_000_000})
+				in := signed.TxIn[0]
+				var rs, ws []byte
+				if sp.spk[0] == txscript.OP_HASH160 {
+					pushes, _ := txscript.PushedData(in.SignatureScript)
+					rs = pushes[len(pushes)-1]
+				}
+				if len(in.Witness) > 0 && len(sp.spk) == 34 && sp.spk[0] == 0 ||
+					rs != nil && len(rs) == 34 && rs[0] == 0 {
+					ws = in.Witness[len(in.Witness)-1]
+				}
+				pushes, err := txscript.PushedData(in.SignatureScript)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := auditLayout(t, pushes, sh.ht, sh.name, sp.spk, rs, ws); got != sp.scriptSig {
+					t.Fatalf("scriptSig layout %q, want %q (%x)", got, sp.scriptSig, in.SignatureScript)
+				}
+				if got := auditLayout(t, in.Witness, sh.ht, sh.name, sp.spk, rs, ws); got != sp.witness {
+					t.Fatalf("witness layout %q, want %q", got, sp.witness)
+				}
+				// Re-signing a complete transaction returns it unchanged:
+				// with the same arguments, and without keys under another
+				// sighash type. ECDSA inputs already verify before signing
+				// (DataFromTransaction), so keys and another type change
+				// nothing either; a taproot key-path signature cannot be
+				// checked there (no precomputed data), so with keys it is
+				// made again under the requested type.
+				redo := append([]string(nil), args...)
+				redo[0] = aq(r.Hex)
+				if got := auditOK(t, s, aParams(redo...)); got.Hex != r.Hex || !got.Complete {
+					t.Fatalf("re-signing changed the tx:\n%s\n%+v", r.Hex, got)
+				}
+				if got := auditOK(t, s, aParams(aq(r.Hex), `[]`, args[2], aq("NONE"))); got.Hex != r.Hex || !got.Complete {
+					t.Fatalf("re-signing without keys changed the tx:\n%s\n%+v", r.Hex, got)
+				}
+				got := auditOK(t, s, aParams(aq(r.Hex), string(keys), args[2], aq("NONE")))
+				taproot := len(sp.spk) == 34 && sp.spk[0] == txscript.OP_1
+				if !got.Complete || (got.Hex != r.Hex) != (taproot && sh.name != "NONE") {
+					t.Fatalf("re-signing with keys under NONE:\n%s\n%+v", r.Hex, got)
+				}
+				if taproot && !strings.Contains(got.Hex, "0141") {
+					t.Fatalf("taproot input not re-signed under NONE: %s", got.Hex)
+				}
+			})
+		}
+	}
+}
