@@ -32,6 +32,9 @@ func newEncryptWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
+			if w.PrivateKeysEnabled() && !w.IsEncrypted() && scanningWithPassphrase(w) {
+				return nil, errScanningWallet("encrypting the wallet")
+			}
 			if err := w.Encrypt(ctx, pass); err != nil {
 				return nil, MapError(err)
 			}

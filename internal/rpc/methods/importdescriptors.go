@@ -47,9 +47,11 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			if d.Chain != nil && d.Chain.Busy(w) {
-				return nil, errRescanBusy
+			release, err := reserveRescan(d, w, true)
+			if err != nil {
+				return nil, err
 			}
+			defer release()
 			var raws []json.RawMessage
 			if err := json.Unmarshal(req.Arg(0), &raws); err != nil {
 				return nil, rpc.TypeError(rpc.JSONType(req.Arg(0)), "array")

@@ -31,9 +31,11 @@ func newRescanBlockchain(d *Deps) *rpc.Method {
 			if d.Chain == nil {
 				return nil, errNoChain
 			}
-			if d.Chain.Busy(w) {
-				return nil, errRescanBusy
+			release, err := reserveRescan(d, w, true)
+			if err != nil {
+				return nil, err
 			}
+			defer release()
 			tip, err := d.Chain.Backend().Tip(ctx)
 			if err != nil {
 				return nil, MapError(err)

@@ -51,6 +51,13 @@ func newUnloadWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
+			if w, ok := d.Wallets.Get(name); ok {
+				release, err := reserveRescan(d, w, false)
+				if err != nil {
+					return nil, err
+				}
+				defer release()
+			}
 			warnings, err := d.Wallets.Unload(ctx, name, startup)
 			if err != nil {
 				return nil, MapError(err)

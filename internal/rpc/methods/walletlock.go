@@ -19,6 +19,9 @@ func newWalletLock(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
+			if w.IsEncrypted() && scanningWithPassphrase(w) {
+				return nil, errScanningWallet("locking the wallet")
+			}
 			if err := w.Lock(); err != nil {
 				return nil, MapError(err)
 			}

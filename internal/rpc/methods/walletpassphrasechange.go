@@ -26,6 +26,9 @@ func newWalletPassphraseChange(d *Deps) *rpc.Method {
 			if !w.IsEncrypted() {
 				return nil, MapError(w.ChangePassphrase(ctx, "", ""))
 			}
+			if scanningWithPassphrase(w) {
+				return nil, errScanningWallet("changing the passphrase")
+			}
 			oldPass, err := req.String(0)
 			if err != nil {
 				return nil, err
