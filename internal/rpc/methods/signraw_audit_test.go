@@ -819,3 +819,348 @@ func TestAuditSignScriptTypes(t *testing.T) {
 		}
 	}
 }
+
+// auditPush is the canonical push of data (btcd's builder).
+func auditPush(items ...[]byte) string {
+	b := txscript.NewScriptBuilder()
+	for _, it := range items {
+		b.AddData(it)
+	}
+	s, _ := b.Script()
+	return hex.EncodeToString(s)
+}
+
+const (
+	msgStack    = "Unable to sign input, invalid stack size (possibly missing key)"
+	msgNullFail = "CHECK(MULTI)SIG failing with non-zero signature (possibly need more signatures)"
+	msgMismatch = "Witness program hash mismatch"
+	msgEmptyWit = "Witness program was passed an empty witness"
+	msgEvalFail = "Script evaluated without error but finished with a false/empty top stack element"
+	msgNotFound = "Input not found or already spent"
+)
+
+// TestAuditSignInputErrors checks d.2/d.3 for one input that cannot be
+// (fully) signed: the error text, and the scriptSig and witness written
+// (derived from the script alone, as no signature is involved).
+func TestAuditSignInputErrors(t *testing.T) {
+	s := auditSignServer(t)
+	keys, _, _ := auditKeySet(t)
+	pub := func(n string) []byte { return mustHex(t, keys[n].PubKey) }
+	wif := func(n string) string { return keys[n].WIF }
+	ms23 := auditMulti(2, pub("k01"), pub("k02"), pub("k03"))
+	ms12 := auditMulti(1, pub("k04"), pub("k05"))
+	pkh := auditP2PKH(pub("k07"))
+	pk := auditP2PK(pub("k08"))
+	wpkh := auditP2WPKH(pub("k09"))
+	wpkhU := auditP2WPKH(pub("u03"))
+	wsPKU := auditP2PK(pub("u01"))
+	p2wshMS := auditP2WSHOf(ms23)
+	unknownV2 := append([]byte{0x52, 0x20}, bytes.Repeat([]byte{7}, 32)...)
+	v0Wrong := append([]byte{0x00, 0x15}, bytes.Repeat([]byte{7}, 21)...)
+	taproot := append([]byte{0x51, 0x20}, mustHex(t, keys["k15"].XOnly)...)
+	rsExtra := func(b []byte) string { return `"redeemScript":"` + auditHex(b) + `"` }
+	wsExtra := func(b []byte) string { return `"witnessScript":"` + auditHex(b) + `"` }
+
+	cases := []struct {
+		name      string
+		spk       []byte
+		extra     string
+		keys      []string
+		scriptSig string
+		witness   []string
+		err       string // "" = complete
+	}{
+		{name: "p2pk-no-key", spk: auditP2PK(pub("k12")), err: msgStack},
+		{name: "p2pk-wrong-key", spk: auditP2PK(pub("k12")), keys: []string{wif("k13")}, err: msgStack},
+		{name: "p2pkh-no-key", spk: auditP2PKH(pub("k13")), err: msgStack},
+		// A compressed WIF does not sign for the uncompressed key's hash,
+		// nor the other way round.
+		{name: "p2pkh-uncompressed-with-compressed-wif", spk: auditP2PKH(pub("u02")), keys: []string{wif("k13")}, err: msgStack},
+		{name: "p2pk-uncompressed-other-key", spk: auditP2PK(pub("u02")), keys: []string{wif("u01")}, err: msgStack},
+		{name: "bare-2of3-no-key", spk: ms23, scriptSig: "0000", err: msgStack},
+		{name: "bare-1of2-no-key", spk: ms12, scriptSig: "0000", err: msgEvalFail},
+		{name: "p2sh-multisig-no-key", spk: auditP2SHOf(ms23), extra: rsExtra(ms23),
+			scriptSig: "0000" + auditPush(ms23), err: msgStack},
+		{name: "p2sh-p2pkh-no-key", spk: auditP2SHOf(pkh), extra: rsExtra(pkh), scriptSig: auditPush(pkh), err: msgStack},
+		{name: "p2sh-p2pk-no-key", spk: auditP2SHOf(pk), extra: rsExtra(pk), scriptSig: auditPush(pk), err: msgStack},
+		{name: "p2wpkh-no-key", spk: wpkh, extra: `"amount":1`, err: msgMismatch},
+		{name: "p2wpkh-no-key-no-amount", spk: wpkh, err: msgMismatch},
+		{name: "p2wpkh-wrong-key", spk: wpkh, extra: `"amount":1`, keys: []string{wif("k10")}, err: msgMismatch},
+		{name: "p2wpkh-uncompressed-refused", spk: wpkhU, extra: `"amount":1`, keys: []string{wif("u03")}, err: msgMismatch},
+		{name: "p2sh-p2wpkh-no-key", spk: auditP2SHOf(wpkh), extra: rsExtra(wpkh) + `,"amount":1`,
+			scriptSig: auditPush(wpkh), err: msgMismatch},
+		{name: "p2sh-p2wpkh-no-key-no-amount", spk: auditP2SHOf(wpkh), extra: rsExtra(wpkh),
+			scriptSig: auditPush(wpkh), err: msgMismatch},
+		{name: "p2wsh-multisig-no-key", spk: p2wshMS, extra: wsExtra(ms23) + `,"amount":1`,
+			witness: []string{"", "", auditHex(ms23)}, err: msgStack},
+		{name: "p2wsh-pk-no-key", spk: auditP2WSHOf(pk), extra: wsExtra(pk) + `,"amount":1`,
+			witness: []string{auditHex(pk)}, err: msgStack},
+		{name: "p2wsh-pkh-no-key", spk: auditP2WSHOf(pkh), extra: wsExtra(pkh) + `,"amount":1`,
+			witness: []string{auditHex(pkh)}, err: msgStack},
+		// Uncompressed keys are refused inside P2WSH too.
+		{name: "p2wsh-pk-uncompressed-refused", spk: auditP2WSHOf(wsPKU), extra: wsExtra(wsPKU) + `,"amount":1`,
+			keys: []string{wif("u01")}, witness: []string{auditHex(wsPKU)}, err: msgStack},
+		{name: "p2sh-p2wsh-multisig-no-key", spk: auditP2SHOf(p2wshMS), extra: wsExtra(ms23) + `,"amount":1`,
+			scriptSig: auditPush(p2wshMS), witness: []string{"", "", auditHex(ms23)}, err: msgStack},
+		{name: "p2tr-no-key", spk: taproot, extra: `"amount":1`, err: msgEmptyWit},
+		{name: "p2tr-no-key-no-amount", spk: taproot, err: msgEmptyWit},
+		{name: "p2tr-other-key", spk: taproot, extra: `"amount":1`, keys: []string{wif("k16")}, err: msgEmptyWit},
+		{name: "p2a", spk: []byte{0x51, 0x02, 0x4e, 0x73}, keys: []string{wif("k01")}},
+		{name: "p2a-no-amount-no-key", spk: []byte{0x51, 0x02, 0x4e, 0x73}},
+		{name: "op-true", spk: []byte{txscript.OP_TRUE}},
+		{name: "op-return", spk: []byte{txscript.OP_RETURN, 0x01, 0x01}, keys: []string{wif("k01")}, err: "OP_RETURN was encountered"},
+		{name: "bare-checksig", spk: []byte{txscript.OP_CHECKSIG}, err: msgStack},
+		{name: "witness-v2", spk: unknownV2, extra: `"amount":1`, err: "Witness version reserved for soft-fork upgrades"},
+		{name: "witness-v0-wrong-length", spk: v0Wrong, extra: `"amount":1`, err: "Witness program has incorrect length"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			op := auditOutPoint(c.name, 0)
+			tx := auditTxFor(t, []wire.OutPoint{op}, 0xfffffffd)
+			ks, _ := json.Marshal(c.keys)
+			if c.keys == nil {
+				ks = []byte(`[]`)
+			}
+			txHex := auditTxHex(tx)
+			r := auditOK(t, s, aParams(aq(txHex), string(ks), "["+auditPrevFor(op, c.spk, "", c.extra)+"]"))
+			if c.err == "" {
+				if !r.Complete || r.Errors != nil || r.Hex != txHex {
+					t.Fatalf("got %+v, want complete and unchanged", r)
+				}
+				return
+			}
+			if r.Complete || len(r.Errors) != 1 {
+				t.Fatalf("got %+v", r)
+			}
+			e := r.Errors[0]
+			w := c.witness
+			if w == nil {
+				w = []string{}
+			}
+			if e.Error != c.err || e.ScriptSig != c.scriptSig || !equalStrings(e.Witness, w) ||
+				e.Txid != op.Hash.String() || e.Vout != 0 || e.Sequence != 0xfffffffd {
+				t.Fatalf("entry %+v\nwant error %q scriptSig %q witness %q", e, c.err, c.scriptSig, w)
+			}
+			// The hex carries the same scriptSig and witness.
+			got := wire.NewMsgTx(2)
+			if err := got.Deserialize(bytes.NewReader(mustHex(t, r.Hex))); err != nil {
+				t.Fatal(err)
+			}
+			if auditHex(got.TxIn[0].SignatureScript) != c.scriptSig || len(got.TxIn[0].Witness) != len(w) {
+				t.Fatalf("hex %s does not match the entry", r.Hex)
+			}
+			if len(w) == 0 && strings.HasPrefix(r.Hex, "020000000001") {
+				t.Fatalf("segwit serialization without a witness: %s", r.Hex)
+			}
+		})
+	}
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestAuditSignMissingAmount checks d.2 step 6: the whole call fails with
+// -3 when an input ends with a witness and its amount is the MAX_MONEY
+// sentinel (absent or given as 21000000), also when an earlier input has
+// an error and when no signature was made (P2WSH with its witnessScript).
+func TestAuditSignMissingAmount(t *testing.T) {
+	s := auditSignServer(t)
+	keys, tweaked, tweakedX := auditKeySet(t)
+	pub := func(n string) []byte { return mustHex(t, keys[n].PubKey) }
+	ms23 := auditMulti(2, pub("k01"), pub("k02"), pub("k03"))
+	wpkh := auditP2WPKH(pub("k09"))
+	p2wshMS := auditP2WSHOf(ms23)
+	tr := append([]byte{0x51, 0x20}, mustHex(t, tweakedX)...)
+	msg := func(spk []byte) string {
+		h := auditHex(spk)
+		if len(h) > 30 {
+			h = h[:30]
+		}
+		return "Missing amount for CTxOut(nValue=21000000.00000000, scriptPubKey=" + h + ")"
+	}
+	one := func(label string, spk []byte, extra string, ks ...string) string {
+		op := auditOutPoint(label, 0)
+		k, _ := json.Marshal(ks)
+		if ks == nil {
+			k = []byte(`[]`)
+		}
+		return aParams(aq(auditTxHex(auditTxFor(t, []wire.OutPoint{op}, 0xfffffffd))), string(k), "["+auditPrevFor(op, spk, "", extra)+"]")
+	}
+	cases := []auditErrCase{
+		{"p2wpkh", one("ma1", wpkh, "", keys["k09"].WIF), -3, msg(wpkh)},
+		{"p2wpkh-explicit-max", one("ma2", wpkh, `"amount":21000000`, keys["k09"].WIF), -3, msg(wpkh)},
+		{"p2wpkh-explicit-max-string", one("ma3", wpkh, `"amount":"21000000.00000000"`, keys["k09"].WIF), -3, msg(wpkh)},
+		{"p2sh-p2wpkh", one("ma4", auditP2SHOf(wpkh), `"redeemScript":"`+auditHex(wpkh)+`"`, keys["k09"].WIF), -3, msg(auditP2SHOf(wpkh))},
+		{"p2wsh-multisig-one-key", one("ma5", p2wshMS, `"witnessScript":"`+auditHex(ms23)+`"`, keys["k01"].WIF), -3, msg(p2wshMS)},
+		// The witnessScript alone makes a witness.
+		{"p2wsh-multisig-no-key", one("ma6", p2wshMS, `"witnessScript":"`+auditHex(ms23)+`"`), -3, msg(p2wshMS)},
+		{"p2tr", one("ma7", tr, "", tweaked), -3, msg(tr)},
+	}
+	// An earlier input with an error does not prevent the exception.
+	op0, op1 := auditOutPoint("ma8a", 0), auditOutPoint("ma8b", 0)
+	two := aParams(aq(auditTxHex(auditTxFor(t, []wire.OutPoint{op0, op1}, 0xfffffffd))), "["+aq(keys["k09"].WIF)+"]",
+		"["+auditPrevFor(op0, auditP2PKH(pub("k20")), "", "")+","+auditPrevFor(op1, wpkh, "", "")+"]")
+	cases = append(cases, auditErrCase{"after-failed-input", two, -3, msg(wpkh)})
+	runAuditErrors(t, cases)
+	_ = s
+
+	// A legacy input needs no amount.
+	r := auditOK(t, s, one("ma9", auditP2PKH(pub("k13")), "", keys["k13"].WIF))
+	if !r.Complete {
+		t.Fatalf("legacy input without amount: %+v", r)
+	}
+}
+
+// TestAuditSignPartialMultisig follows d.2's partial rules: one key of a
+// 2-of-3 gives OP_0 <sig> OP_0 (plus the script), the same key again
+// changes nothing, a second key completes it with the signatures in key
+// order, and a corrupted signature is dropped.
+func TestAuditSignPartialMultisig(t *testing.T) {
+	s := auditSignServer(t)
+	keys, _, _ := auditKeySet(t)
+	pub := func(n string) []byte { return mustHex(t, keys[n].PubKey) }
+	ms23 := auditMulti(2, pub("k01"), pub("k02"), pub("k03"))
+	kinds := []struct {
+		name  string
+		spk   []byte
+		extra string
+	}{
+		{"bare", ms23, ""},
+		{"p2sh", auditP2SHOf(ms23), `"redeemScript":"` + auditHex(ms23) + `"`},
+		{"p2wsh", auditP2WSHOf(ms23), `"witnessScript":"` + auditHex(ms23) + `"`},
+		{"p2sh-p2wsh", auditP2SHOf(auditP2WSHOf(ms23)), `"witnessScript":"` + auditHex(ms23) + `"`},
+	}
+	for _, k := range kinds {
+		t.Run(k.name, func(t *testing.T) {
+			op := auditOutPoint("partial-"+k.name, 0)
+			tx := auditTxFor(t, []wire.OutPoint{op}, 0xfffffffd)
+			prev := "[" + auditPrevFor(op, k.spk, "2", k.extra) + "]"
+			stackOf := func(h string) [][]byte {
+				got := wire.NewMsgTx(2)
+				if err := got.Deserialize(bytes.NewReader(mustHex(t, h))); err != nil {
+					t.Fatal(err)
+				}
+				in := got.TxIn[0]
+				if len(in.Witness) > 0 {
+					return in.Witness[:len(in.Witness)-1]
+				}
+				p, _ := txscript.PushedData(in.SignatureScript)
+				if k.name == "p2sh" {
+					p = p[:len(p)-1]
+				}
+				return p
+			}
+			first := auditOK(t, s, aParams(aq(auditTxHex(tx)), "["+aq(keys["k03"].WIF)+"]", prev))
+			st := stackOf(first.Hex)
+			if first.Complete || len(first.Errors) != 1 || first.Errors[0].Error != msgNullFail ||
+				len(st) != 3 || len(st[0]) != 0 || len(st[1]) == 0 || len(st[2]) != 0 {
+				t.Fatalf("first signature: %+v", first)
+			}
+			again := auditOK(t, s, aParams(aq(first.Hex), "["+aq(keys["k03"].WIF)+"]", prev))
+			if again.Hex != first.Hex || again.Complete || again.Errors[0].Error != msgNullFail {
+				t.Fatalf("same key again changed the tx: %+v", again)
+			}
+			none := auditOK(t, s, aParams(aq(first.Hex), `[]`, prev))
+			if none.Hex != first.Hex || none.Complete {
+				t.Fatalf("no key changed the tx: %+v", none)
+			}
+			done := auditOK(t, s, aParams(aq(first.Hex), "["+aq(keys["k01"].WIF)+"]", prev))
+			if !done.Complete || done.Errors != nil {
+				t.Fatalf("second key: %+v", done)
+			}
+			st2 := stackOf(done.Hex)
+			// Key order: k01's signature first, then k03's (kept).
+			if len(st2) != 3 || len(st2[0]) != 0 || !bytes.Equal(st2[2], st[1]) {
+				t.Fatalf("signatures not in key order: %x", st2)
+			}
+			signed := wire.NewMsgTx(2)
+			_ = signed.Deserialize(bytes.NewReader(mustHex(t, done.Hex)))
+			auditVerify(t, signed, [][]byte{k.spk}, []int64{200_000_000})
+
+			// Corrupt the kept signature: it is dropped, and with no key
+			// only the empty pushes (and scripts) remain.
+			bad := strings.Replace(first.Hex, auditHex(st[1][10:20]), strings.Repeat("00", 10), 1)
+			dropped := auditOK(t, s, aParams(aq(bad), `[]`, prev))
+			st3 := stackOf(dropped.Hex)
+			if dropped.Complete || len(st3) != 2 || len(st3[0]) != 0 || len(st3[1]) != 0 ||
+				dropped.Errors[0].Error != msgStack {
+				t.Fatalf("corrupted signature kept: %+v", dropped)
+			}
+		})
+	}
+}
+
+// TestAuditSignSingleAndMixed checks SINGLE with more inputs than outputs
+// (inputs without an output are not signed), an unknown input next to
+// known ones, a stray witness on a legacy input (removed when signing),
+// and that errors are listed in input order.
+func TestAuditSignSingleAndMixed(t *testing.T) {
+	s := auditSignServer(t)
+	keys, tweaked, tweakedX := auditKeySet(t)
+	pub := func(n string) []byte { return mustHex(t, keys[n].PubKey) }
+	ops := []wire.OutPoint{auditOutPoint("mx0", 0), auditOutPoint("mx1", 1), auditOutPoint("mx2", 2), auditOutPoint("mx3", 3)}
+	spks := [][]byte{auditP2PKH(pub("k13")), auditP2WPKH(pub("k09")), auditP2PKH(pub("k12")),
+		append([]byte{0x51, 0x20}, mustHex(t, tweakedX)...)}
+	ks := "[" + aq(keys["k13"].WIF) + "," + aq(keys["k09"].WIF) + "," + aq(keys["k12"].WIF) + "," + aq(tweaked) + "]"
+	prevs := make([]string, len(ops))
+	for i := range ops {
+		prevs[i] = auditPrevFor(ops[i], spks[i], "0.75", "")
+	}
+	tx := auditTxFor(t, ops, 0xfffffffd) // two outputs
+	for _, sh := range []string{"SINGLE", "SINGLE|ANYONECANPAY"} {
+		r := auditOK(t, s, aParams(aq(auditTxHex(tx)), ks, "["+strings.Join(prevs, ",")+"]", aq(sh)))
+		if r.Complete || len(r.Errors) != 2 || r.Errors[0].Error != msgStack || r.Errors[0].Vout != 2 ||
+			r.Errors[1].Error != msgEmptyWit || r.Errors[1].Vout != 3 {
+			t.Fatalf("%s: %+v", sh, r)
+		}
+	}
+
+	// Input 2's coin unknown: taproot (input 3) cannot be signed either.
+	r := auditOK(t, s, aParams(aq(auditTxHex(tx)), ks, "["+prevs[0]+","+prevs[1]+","+prevs[3]+"]"))
+	if r.Complete || len(r.Errors) != 2 || r.Errors[0].Error != msgNotFound || r.Errors[0].Vout != 2 ||
+		r.Errors[1].Error != msgEmptyWit {
+		t.Fatalf("unknown input: %+v", r)
+	}
+
+	// A stray witness on a legacy input is removed when it is signed.
+	one := auditTxFor(t, ops[:1], 0xfffffffd)
+	one.TxIn[0].Witness = wire.TxWitness{{0x01, 0x02}}
+	r = auditOK(t, s, aParams(aq(auditTxHex(one)), "["+aq(keys["k13"].WIF)+"]", "["+prevs[0]+"]"))
+	if !r.Complete || strings.HasPrefix(r.Hex, "020000000001") {
+		t.Fatalf("stray witness kept: %+v", r)
+	}
+}
+
+// TestAuditSignLargeInputs checks that large but valid calls work and that
+// oversized lengths inside the transaction are decode failures.
+func TestAuditSignLargeInputs(t *testing.T) {
+	s := auditSignServer(t)
+	keys, _, _ := auditKeySet(t)
+	pub := mustHex(t, keys["k13"].PubKey)
+	const n = 300
+	ops := make([]wire.OutPoint, n)
+	prevs := make([]string, n)
+	for i := range ops {
+		ops[i] = auditOutPoint("big", uint32(i))
+		prevs[i] = auditPrevFor(ops[i], auditP2PKH(pub), "", "")
+	}
+	r := auditOK(t, s, aParams(aq(auditTxHex(auditTxFor(t, ops, 0xffffffff))), "["+aq(keys["k13"].WIF)+"]", "["+strings.Join(prevs, ",")+"]"))
+	if !r.Complete {
+		t.Fatalf("%d inputs: %+v", n, r.Errors[:1])
+	}
+	// A script length of 0x02000001 (above MAX_SIZE) and one claiming
+	// 4 GiB: decode failures, not allocations.
+	for _, size := range []string{"fe01000002", "ff0000000001000000"} {
+		h := auditTx[:82] + size + auditTx[84:]
+		runAuditErrors(t, []auditErrCase{{"length-" + size, aParams(aq(h), `[]`), -22, txDecodeMsg}})
+	}
+}
