@@ -10,6 +10,11 @@ import (
 // encBufPool recycles the buffers of the encoding/json fallback.
 var encBufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
+// CanonicalJSON is a JSON value already in Core's canonical form (as
+// RawJSON.MarshalJSON returns it): it is written as it is, unchecked. It
+// lets a handler that keeps replies canonicalize them once.
+type CanonicalJSON []byte
+
 // appendResult appends a handler's result in Core's output form. Common
 // result types are written directly; anything else goes through
 // encoding/json (without HTML escaping) and is then rewritten in Core's
@@ -32,6 +37,8 @@ func (s *Server) appendResult(dst []byte, res any) ([]byte, error) {
 		return v.AppendJSON(dst), nil
 	case RawJSON:
 		return appendRaw(dst, v)
+	case CanonicalJSON:
+		return append(dst, v...), nil
 	case json.RawMessage:
 		return appendRaw(dst, v)
 	case []RawJSON:

@@ -56,10 +56,12 @@ func (c *infoCache) put(spk []byte, gen uint64, b []byte) {
 }
 
 // AddressInfoJSON is AddressInfo encoded as JSON (no HTML escaping, no
-// trailing newline). Replies are kept until the wallet's state changes, so
-// that repeated questions about the same scripts cost a map lookup. The
-// returned slice must not be modified.
-func (w *Wallet) AddressInfoJSON(spk []byte) ([]byte, error) {
+// trailing newline), passed through finish when it is not nil (the caller's
+// output form). Replies are kept until the wallet's state changes, so that
+// repeated questions about the same scripts cost a map lookup; finish must
+// therefore always be the same transformation. The returned slice must not
+// be modified.
+func (w *Wallet) AddressInfoJSON(spk []byte, finish func([]byte) ([]byte, error)) ([]byte, error) {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	gen := w.mu.gen.Load()
@@ -74,6 +76,12 @@ func (w *Wallet) AddressInfoJSON(spk []byte) ([]byte, error) {
 		return nil, err
 	}
 	b := bytes.TrimRight(buf.Bytes(), "\n")
+	if finish != nil {
+		var err error
+		if b, err = finish(b); err != nil {
+			return nil, err
+		}
+	}
 	w.infos.put(spk, gen, b)
 	return b, nil
 }

@@ -31,11 +31,15 @@ func newGetAddressInfo(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, err.Error())
 			}
-			b, err := w.AddressInfoJSON(spk)
+			b, err := w.AddressInfoJSON(spk, canonicalJSON)
 			if err != nil {
 				return nil, err
 			}
-			return rpc.RawJSON(b), nil
+			return rpc.CanonicalJSON(b), nil
 		},
 	}
 }
+
+// canonicalJSON puts a reply in Core's output form once, before the wallet
+// keeps it.
+func canonicalJSON(b []byte) ([]byte, error) { return rpc.RawJSON(b).MarshalJSON() }

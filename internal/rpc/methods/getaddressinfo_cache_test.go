@@ -2,6 +2,7 @@ package methods
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
@@ -72,5 +73,37 @@ func TestGetAddressInfoFollowsChanges(t *testing.T) {
 	}
 	if in := ask(foreign); in.IsMine || len(in.Labels) != 1 || in.Labels[0] != "theirs" {
 		t.Fatalf("foreign after setlabel: %+v", in)
+	}
+}
+
+// TestGetAddressInfoCoreEscapes checks that a kept reply is written in
+// Core's output form: a label with characters Go and Core escape
+// differently comes out as echo writes it.
+func TestGetAddressInfoCoreEscapes(t *testing.T) {
+	n := newWalletNode(t, t.TempDir())
+	defer n.mgr.Close()
+	if r := n.call(t, "/", "createwallet", json.RawMessage(`["w", true, true]`)); r.Error != nil {
+		t.Fatal(r.Error.Message)
+	}
+	foreign := "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"
+	label := "a\u2028b\x7fc<&>\"\\"
+	params, _ := json.Marshal([]string{foreign, label})
+	if r := n.call(t, "/wallet/w", "setlabel", params); r.Error != nil {
+		t.Fatal(r.Error.Message)
+	}
+	echoParams, _ := json.Marshal([]string{label})
+	echo := n.call(t, "/", "echo", echoParams)
+	if echo.Error != nil {
+		t.Fatal(echo.Error.Message)
+	}
+	want := `"labels":` + string(echo.Result) + `}`
+	for i := 0; i < 2; i++ { // computed, then kept
+		r := n.call(t, "/wallet/w", "getaddressinfo", json.RawMessage(`["`+foreign+`"]`))
+		if r.Error != nil {
+			t.Fatal(r.Error.Message)
+		}
+		if !strings.HasSuffix(string(r.Result), want) {
+			t.Errorf("reply %d ends %q, want %q", i, string(r.Result), want)
+		}
 	}
 }
