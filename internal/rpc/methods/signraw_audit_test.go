@@ -1164,3 +1164,49 @@ func TestAuditSignLargeInputs(t *testing.T) {
 		runAuditErrors(t, []auditErrCase{{"length-" + size, aParams(aq(h), `[]`), -22, txDecodeMsg}})
 	}
 }
+
+// TestAuditSignNamedAndDuplicates checks named parameters (a.8) and a
+// prevtxs member given twice (the first one is read, as Core's find_value
+// does).
+func TestAuditSignNamedAndDuplicates(t *testing.T) {
+	s := auditSignServer(t)
+	named := `{"hexstring":` + aq(auditTx) + `,"privkeys":[` + aq(auditWIF) + `],"prevtxs":[` + auditGoodPrev + `],"sighashtype":"ALL"}`
+	if r := auditOK(t, s, named); !r.Complete {
+		t.Fatalf("named: %+v", r)
+	}
+	runAuditErrors(t, []auditErrCase{
+		{"named-bad-sighash", `{"hexstring":` + aq(auditTx) + `,"privkeys":[],"sighashtype":"all"}`, -8, "'all' is not a valid sighash parameter."},
+		{"named-unknown", `{"hexstring":` + aq(auditTx) + `,"privkeys":[],"keys":[]}`, -8, "Unknown named parameter keys"},
+		{"named-missing-privkeys", `{"hexstring":` + aq(auditTx) + `}`, -1, ""},
+		{"duplicate-member-first-read", aParams(aq(auditTx), `[]`, `[{"txid":"`+auditTxid+`","vout":-1,"vout":0,"scriptPubKey":"`+auditSPK+`"}]`), -22, "vout cannot be negative"},
+	})
+	r := auditOK(t, s, aParams(aq(auditTx), "["+aq(auditWIF)+"]", `[{"txid":"`+auditTxid+`","vout":0,"vout":-1,"scriptPubKey":"`+auditSPK+`","amount":0.5}]`))
+	if !r.Complete {
+		t.Fatalf("duplicate member: %+v", r)
+	}
+}
+
+// TestAuditSignExistingSegwitSignature checks d.2 step 2 for a P2WPKH
+// signature made over another amount (or checked against the MAX_MONEY
+// sentinel when no amount is given): it is invalid, so it is dropped; with
+// no key the input ends empty and the hex loses the segwit marker.
+func TestAuditSignExistingSegwitSignature(t *testing.T) {
+	s := auditSignServer(t)
+	signed := auditOK(t, s, aParams(aq(auditTx), "["+aq(auditWIF)+"]", "["+auditGoodPrev+"]"))
+	for _, amount := range []string{`,"amount":0.6`, ``} {
+		prev := auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":"` + auditSPK + `"` + amount)
+		r := auditOK(t, s, aParams(aq(signed.Hex), `[]`, "["+prev+"]"))
+		if r.Complete || len(r.Errors) != 1 || r.Errors[0].Error != msgMismatch || len(r.Errors[0].Witness) != 0 || r.Hex != auditTx {
+			t.Fatalf("amount %q: %+v", amount, r)
+		}
+	}
+	// With the key and no amount, it is signed again over the sentinel:
+	// the missing-amount exception.
+	prev := auditPrev(`"txid":"` + auditTxid + `","vout":0,"scriptPubKey":"` + auditSPK + `"`)
+	runAuditErrors(t, []auditErrCase{{"resign-no-amount", aParams(aq(signed.Hex), "["+aq(auditWIF)+"]", "["+prev+"]"), -3,
+		"Missing amount for CTxOut(nValue=21000000.00000000, scriptPubKey=0014b5d76a7534548b4137a680c33a)"}})
+	// With the right amount it is kept as it is.
+	if r := auditOK(t, s, aParams(aq(signed.Hex), `[]`, "["+auditGoodPrev+"]")); r.Hex != signed.Hex || !r.Complete {
+		t.Fatalf("valid signature not kept: %+v", r)
+	}
+}
