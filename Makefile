@@ -30,8 +30,11 @@ test: vet
 test-short:
 	$(GO) test -short -count=1 ./...
 
-bench: build
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# Benchmarks and load tools: figures to report, never a CI gate.
+bench: build btcd
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
+	$(BIN)/descwallet-bench rpc
+	$(BIN)/descwallet-bench addrinfo
 
 vet:
 	$(GO) vet ./...

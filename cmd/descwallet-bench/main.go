@@ -1,9 +1,13 @@
 // Command descwallet-bench measures descwallet. Its rpc subcommand keeps N
 // keep-alive connections busy with echo calls for a while, first against
 // descwalletd and then, in the same run, against a bare net/http handler
-// doing the same JSON work, and prints both rates and their ratio.
+// doing the same JSON work, and prints both rates and their ratio. Its
+// addrinfo subcommand sets up a watch-only wallet of 1000 wpkh scripts and
+// measures getaddressinfo (an address of the wallet) beside echo, in the
+// same run.
 //
 //	descwallet-bench rpc [-conns 16] [-duration 10s] [-daemon path | -url URL -user u -password p]
+//	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path]
 package main
 
 import (
@@ -30,11 +34,15 @@ import (
 )
 
 func main() {
-	if len(os.Args) < 2 || os.Args[1] != "rpc" {
-		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc [flags] (see -h)")
+	if len(os.Args) < 2 || (os.Args[1] != "rpc" && os.Args[1] != "addrinfo") {
+		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc|addrinfo [flags] (see -h)")
 		os.Exit(2)
 	}
-	if err := runRPC(os.Args[2:]); err != nil {
+	run := runRPC
+	if os.Args[1] == "addrinfo" {
+		run = runAddrInfo
+	}
+	if err := run(os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
@@ -74,7 +82,7 @@ func runRPC(argv []string) error {
 	}
 
 	fmt.Printf("echo over %d keep-alive connections, %v per target\n", *conns, *dur)
-	node, err := measure(addr, auth, *conns, *warm, *dur)
+	node, err := measure(addr, "/", auth, echoBody, *conns, *warm, *dur)
 	if err != nil {
 		return fmt.Errorf("descwalletd: %w", err)
 	}
@@ -85,7 +93,7 @@ func runRPC(argv []string) error {
 		return err
 	}
 	defer closeBare()
-	bare, err := measure(bareAddr, auth, *conns, *warm, *dur)
+	bare, err := measure(bareAddr, "/", auth, echoBody, *conns, *warm, *dur)
 	if err != nil {
 		return fmt.Errorf("bare handler: %w", err)
 	}
@@ -182,12 +190,12 @@ func startBare() (string, func(), error) {
 	return l.Addr().String(), func() { srv.Shutdown(context.Background()) }, nil
 }
 
-// measure runs conns connections, each sending one request at a time, for
-// warm+dur and returns the rate over dur.
-func measure(addr, auth string, conns int, warm, dur time.Duration) (float64, error) {
-	req := []byte("POST / HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: " + auth +
-		"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(echoBody)) +
-		"\r\n\r\n" + echoBody)
+// measure runs conns connections, each sending one request (body, to path)
+// at a time, for warm+dur and returns the rate over dur.
+func measure(addr, path, auth, body string, conns int, warm, dur time.Duration) (float64, error) {
+	req := []byte("POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: " + auth +
+		"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) +
+		"\r\n\r\n" + body)
 	var (
 		counting atomic.Bool
 		stop     atomic.Bool
