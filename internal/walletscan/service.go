@@ -288,6 +288,19 @@ func (s *Service) catchUp(w *wallet.Wallet) {
 	}()
 }
 
+// Track starts following w at once, without waiting for the next look at
+// the loaded wallets. A wallet just created starts at the current tip, so
+// that no block mined after its creation is missed; a wallet just loaded
+// that never processed a block catches up from its birth time, as at
+// startup.
+func (s *Service) Track(w *wallet.Wallet, created bool) {
+	if created {
+		s.scanOf(w)
+		return
+	}
+	s.catchUp(w)
+}
+
 // Busy reports whether a rescan of w runs.
 func (s *Service) Busy(w *wallet.Wallet) bool {
 	_, ok := s.Progress(w)

@@ -20,6 +20,9 @@ import (
 type ChainService interface {
 	// Backend is the full node.
 	Backend() chain.Backend
+	// Track starts following a wallet just created (from the current
+	// tip) or loaded (catching up when it never processed a block).
+	Track(w *wallet.Wallet, created bool)
 	// Busy reports whether a rescan of the wallet runs.
 	Busy(w *wallet.Wallet) bool
 	// Progress returns the running rescan's progress.

@@ -67,6 +67,9 @@ func newCreateWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
+			if d.Chain != nil {
+				d.Chain.Track(w, true)
+			}
 			return loadResult{Name: w.Name(), Warnings: warnings}, nil
 		},
 	}

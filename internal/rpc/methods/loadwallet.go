@@ -34,6 +34,9 @@ func newLoadWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
+			if d.Chain != nil {
+				d.Chain.Track(w, false)
+			}
 			return loadResult{Name: w.Name(), Warnings: warnings}, nil
 		},
 	}
