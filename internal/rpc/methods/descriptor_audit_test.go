@@ -57,6 +57,8 @@ func TestAuditDeriveAddresses(t *testing.T) {
 		{"combo skips P2PK", params(withSum(t, "combo("+auTprv+"/1/1/0)")), []string{auPkh0, auWpkh0, auShW0}},
 		{"public key", params(withSum(t, "wpkh("+auTpub+"/1/1/0)")), []string{auWpkh0}},
 		{"null range on a ranged descriptor derives index 0", json.RawMessage(`["` + ranged + `",null]`), []string{auWpkh0}},
+		{"named null range on a ranged descriptor", json.RawMessage(`{"descriptor":"` + ranged + `","range":null}`), []string{auWpkh0}},
+		{"named range", json.RawMessage(`{"range":[0,0],"descriptor":"` + ranged + `"}`), []string{auWpkh0}},
 		{"end only", params(ranged, 0), []string{auWpkh0}},
 		{"pair", params(ranged, []int{0, 0}), []string{auWpkh0}},
 		{"highest index", params(ranged, []int{2147483647, 2147483647}), []string{auWpkhMax}},
@@ -123,6 +125,8 @@ func TestAuditDeriveAddresses(t *testing.T) {
 		// The range is read before the descriptor.
 		{"range error before missing checksum", params("pk("+auK+")", []int{2, 1}), -8, "Range specified as [begin,end] must not have begin after end"},
 		{"range shape before unranged", params(single, "x"), -8, "Range must be specified as end or as [begin,end]"},
+		{"named null range on unranged", json.RawMessage(`{"descriptor":"` + single + `","range":null}`), -8, "Range should not be specified for an un-ranged descriptor"},
+		{"named, no range on ranged", json.RawMessage(`{"descriptor":"` + ranged + `"}`), -8, "Range must be specified for a ranged descriptor"},
 		{"P2PK", params(withSum(t, "pk("+auK+")")), -5, "Descriptor does not have a corresponding address"},
 		{"ranged P2PK", params(withSum(t, "pk("+auTpub+"/*)"), 0), -5, "Descriptor does not have a corresponding address"},
 		{"bare multisig", params(withSum(t, "multi(1,"+auK+")")), -5, "Descriptor does not have a corresponding address"},
@@ -204,6 +208,8 @@ func TestAuditGetDescriptorInfo(t *testing.T) {
 			multipath: []string{"wpkh(" + auTpub + "/0)", "wpkh(" + auTpub + "/1)", "wpkh(" + auTpub + "/2)"}, solvable: true, priv: true}},
 		{"tr(" + auK + ",pk(" + auTprv + "/0/*))", info{desc: "tr(" + auK + ",pk(" + auTpub + "/0/*))", isrange: true, solvable: true, priv: true}},
 		{"wsh(c:pk_k(" + auK + "))", info{desc: "wsh(pk(" + auK + "))", solvable: true}},
+		{"tr(musig(" + auTprv + "," + auK + "))", info{desc: "tr(musig(" + auTpub + "," + auK + "))", solvable: true, priv: true}},
+		{"tr(" + auK + ",pk(musig(" + auK + "," + auTprv + "/0)))", info{desc: "tr(" + auK + ",pk(musig(" + auK + "," + auTpub + "/0)))", solvable: true, priv: true}},
 	}
 	for _, c := range cases {
 		got := descCall(t, s, "getdescriptorinfo", params(c.in))
