@@ -157,8 +157,17 @@ func (d *Descriptor) Multipath() []*Descriptor {
 func (d *Descriptor) OutputType() string { return d.root.outputType(d.env(nil)) }
 
 // HasPrivateKeys reports whether at least one key of the descriptor has its
-// private key (getdescriptorinfo's hasprivatekeys).
+// private key, a musig() participant's included (getdescriptorinfo's
+// hasprivatekeys; importdescriptors refuses a descriptor without one in a
+// wallet with private keys).
 func (d *Descriptor) HasPrivateKeys() bool { return d.root.anyPrivate(d.env(nil)) }
+
+// HasPrivateForm reports whether Core's ToPrivateString succeeds: every key
+// expression has its private key, except that a musig() needs only one
+// participant's (PrivateString prints the others public). listdescriptors
+// with private=true fails on a descriptor for which it is false. It is
+// false for addr() and raw(), true for a miniscript without keys.
+func (d *Descriptor) HasPrivateForm() bool { return d.root.privateForm(d.env(nil)) }
 
 // HasAllPrivateKeys is Core's HavePrivateKeys: every key of the descriptor
 // has its private key (false for addr() and raw()).

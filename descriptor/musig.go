@@ -120,6 +120,22 @@ func (k *musigKey) havePrivate(e *env) bool {
 	return true
 }
 
+// somePrivate reports whether the key expression k prints in private form,
+// as Core's ToPrivateString: its private key is known, or for musig() the
+// private key of at least one participant (the others print public).
+func somePrivate(k keyExpr, e *env) bool {
+	m, ok := k.(*musigKey)
+	if !ok {
+		return k.havePrivate(e)
+	}
+	for _, p := range m.parts {
+		if p.havePrivate(e) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseMuSig parses musig(KEY,KEY,...)[/path][/*] with Core's checks.
 func (p *parser) parseMuSig(sp string, ctx pctx) (keyExpr, error) {
 	if ctx != ctxP2TR {

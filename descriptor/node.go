@@ -304,10 +304,22 @@ func (n *node) havePrivate(e *env) bool {
 	return true
 }
 
-// anyPrivate reports whether at least one key has its private key.
+// anyPrivate reports whether at least one private key is known, a musig()
+// participant's included.
 func (n *node) anyPrivate(e *env) bool {
 	r := false
-	n.walkKeys(func(k keyExpr) { r = r || k.havePrivate(e) })
+	n.walkKeys(func(k keyExpr) { r = r || somePrivate(k, e) })
+	return r
+}
+
+// privateForm is Core's ToPrivateString success: every key expression
+// prints in private form (see somePrivate); never for addr() and raw().
+func (n *node) privateForm(e *env) bool {
+	if n.kind == KindAddr || n.kind == KindRaw {
+		return false
+	}
+	r := true
+	n.walkKeys(func(k keyExpr) { r = r && somePrivate(k, e) })
 	return r
 }
 

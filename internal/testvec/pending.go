@@ -6,19 +6,7 @@ type Feature string
 
 // pending maps each missing feature to the ids of the corpus cases that need
 // it. Delete a feature's entry when it lands: its cases then run.
-var pending = map[Feature][]string{
-	FeatureMuSig: {
-		// core_rpc/wallet.json: expansion and inference work; still
-		// missing: a musig() with one private participant counts as
-		// having private keys (import into a wallet with private keys),
-		// and listdescriptors true prints it with the key it has.
-		"musig-imports",
-	},
-}
-
-// FeatureMuSig is musig() key aggregation (BIP 327) when expanding
-// descriptors.
-const FeatureMuSig Feature = "musig"
+var pending = map[Feature][]string{}
 
 // Pending reports whether the corpus case id waits on a missing feature, and
 // which one.

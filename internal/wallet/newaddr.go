@@ -193,7 +193,7 @@ func (w *Wallet) ListDescriptors(private bool) ([]DescriptorInfo, error) {
 	for _, wd := range w.descs {
 		in := DescriptorInfo{Desc: wd.normalized, Timestamp: wd.rec.Timestamp}
 		if private {
-			if !w.PrivateKeysEnabled() || !wd.d.HasAllPrivateKeys() {
+			if !w.PrivateKeysEnabled() || !wd.d.HasPrivateForm() {
 				return nil, walletErr(ErrWallet, "Can't get descriptor string.")
 			}
 			s, _ := wd.d.PrivateString()
