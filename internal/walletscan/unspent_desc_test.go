@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"regexp"
 	"strings"
 	"testing"
@@ -205,4 +206,35 @@ func jsonKeys(t *testing.T, raw json.RawMessage) []string {
 		}
 	}
 	return keys
+}
+
+// TestRescanBlockchainLockedWallet checks that rescanblockchain on a locked
+// encrypted wallet answers Core's -13, and scans once the wallet is
+// unlocked.
+func TestRescanBlockchainLockedWallet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	b := testenv.StartBtcd(t, nil)
+	b.Generate(3)
+	d := startNode(t, t.TempDir(), b)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "enc", false, false, "pw")
+	c := d.client("enc")
+	_, err := c.Call("rescanblockchain")
+	var re *testenv.RPCError
+	if !errors.As(err, &re) || re.Code != -13 ||
+		re.Message != "Error: Please enter the wallet passphrase with walletpassphrase first." {
+		t.Fatalf("rescanblockchain on a locked wallet: %v", err)
+	}
+	var null json.RawMessage
+	call(t, c, &null, "walletpassphrase", "pw", 100)
+	var res struct {
+		Start int64 `json:"start_height"`
+		Stop  int64 `json:"stop_height"`
+	}
+	call(t, c, &res, "rescanblockchain")
+	if res.Start != 0 || res.Stop != 3 {
+		t.Errorf("rescanblockchain %+v", res)
+	}
 }

@@ -36,6 +36,11 @@ func newRescanBlockchain(d *Deps) *rpc.Method {
 				return nil, err
 			}
 			defer release()
+			// As Core, the rescan holds the wallet unlocked: a locked
+			// encrypted wallet needs walletpassphrase first.
+			if err := w.EnsureUnlocked(); err != nil {
+				return nil, MapError(err)
+			}
 			tip, err := d.Chain.Backend().Tip(ctx)
 			if err != nil {
 				return nil, MapError(err)
