@@ -219,9 +219,10 @@ func (w *Wallet) importOne(ctx context.Context, e *ImportElement) ImportResult {
 		return fail(walletErr(ErrWallet, "Cannot import private keys to a wallet with private keys disabled"))
 	}
 
-	// Step 12: each branch.
+	// Step 12: each branch, checked, stored and activated in turn as
+	// Core does: a branch that fails leaves the earlier ones imported, and
+	// each branch pushes its own warnings.
 	branches := parsed.Multipath()
-	plans := make([]*branchPlan, 0, len(branches))
 	for bi, bd := range branches {
 		cache := descriptor.NewCache()
 		first := uint32(0)
@@ -251,18 +252,12 @@ func (w *Wallet) importOne(ctx context.Context, e *ImportElement) ImportResult {
 			}
 			return fail(walletErr(ErrWallet, "Could not add descriptor '"+e.Desc+"': "+perr.Error()))
 		}
-		plans = append(plans, p)
-	}
-
-	// Activation warnings are known before the write.
-	for _, p := range plans {
+		if err := w.commitImport(ctx, e, []*branchPlan{p}); err != nil {
+			return fail(err)
+		}
 		if e.Active && p.outputType == "" {
 			warnings = append(warnings, "Unknown output type, cannot set descriptor to active.")
 		}
-	}
-
-	if err := w.commitImport(ctx, e, plans); err != nil {
-		return fail(err)
 	}
 	return ImportResult{Success: true, Warnings: warnings}
 }

@@ -1,0 +1,316 @@
+package methods
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/testvec"
+)
+
+// auditKeys are the keys of core_rpc/wallet.json.
+type auditKeys struct {
+	WIF map[string]struct {
+		WIF    string `json:"wif"`
+		Pubkey string `json:"pubkey"`
+	} `json:"wif"`
+	BIP32 map[string]struct {
+		TPRV        string `json:"tprv"`
+		TPUB        string `json:"tpub"`
+		Fingerprint string `json:"fingerprint"`
+	} `json:"bip32"`
+}
+
+func loadAuditKeys(t *testing.T) auditKeys {
+	t.Helper()
+	var f struct {
+		Keys auditKeys `json:"keys"`
+	}
+	testvec.Load(t, "core_rpc/wallet.json", &f)
+	return f.Keys
+}
+
+// cs appends a descriptor's checksum.
+func cs(s string) string { return descriptor.AddChecksum(s) }
+
+// auditNode is a fresh in-process node for one audit test.
+type auditNode struct {
+	t   *testing.T
+	n   *walletNode
+	dir string
+}
+
+func newAuditNode(t *testing.T) *auditNode {
+	t.Helper()
+	dir := t.TempDir()
+	n := newWalletNode(t, dir)
+	t.Cleanup(func() { n.mgr.Close() })
+	return &auditNode{t: t, n: n, dir: dir}
+}
+
+// do sends method with params (JSON text) to wallet (nil: "/") and returns
+// the reply.
+func (a *auditNode) do(wallet *string, method, params string) stepReply {
+	a.t.Helper()
+	return a.n.call(a.t, walletPath(wallet), method, json.RawMessage(params))
+}
+
+// ok checks that the call succeeds with exactly want (JSON text).
+func (a *auditNode) ok(wallet *string, method, params, want string) json.RawMessage {
+	a.t.Helper()
+	r := a.do(wallet, method, params)
+	if r.Error != nil {
+		a.t.Errorf("%s %s: got error %d %q, want %s", method, params, r.Error.Code, r.Error.Message, want)
+		return nil
+	}
+	if want != "" && !sameJSON(r.Result, []byte(want)) {
+		a.t.Errorf("%s %s:\n got %s\nwant %s", method, params, r.Result, want)
+	}
+	return r.Result
+}
+
+// fails checks that the call fails with code and message.
+func (a *auditNode) fails(wallet *string, method, params string, code int, msg string) {
+	a.t.Helper()
+	r := a.do(wallet, method, params)
+	if r.Error == nil {
+		a.t.Errorf("%s %s: got result %s, want error %d %q", method, params, r.Result, code, msg)
+		return
+	}
+	if r.Error.Code != code || (msg != "" && r.Error.Message != msg) {
+		a.t.Errorf("%s %s: got error %d %q, want %d %q", method, params, r.Error.Code, r.Error.Message, code, msg)
+	}
+}
+
+// code checks only the error code of a failing call (help texts).
+func (a *auditNode) code(wallet *string, method, params string, code int) {
+	a.t.Helper()
+	a.fails(wallet, method, params, code, "")
+}
+
+func wname(s string) *string { return &s }
+
+// imp builds an importdescriptors params array from element objects.
+func imp(elems ...string) string { return "[[" + strings.Join(elems, ",") + "]]" }
+
+// el builds one request element with the fixed timestamp and extra fields
+// (JSON members without braces).
+func el(desc string, extra ...string) string {
+	b, _ := json.Marshal(desc)
+	parts := append([]string{`"desc":` + string(b), `"timestamp":1700000000`}, extra...)
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+const (
+	msgRangeDefault = "Range not given, using default keypool range"
+	msgNotAllKeys   = "Not all private keys provided. Some wallet functionality may return unexpected errors"
+	msgUnknownType  = "Unknown output type, cannot set descriptor to active."
+	msgNoKeys       = "Error: This wallet has no available keys"
+)
+
+func warnResult(ws ...string) string {
+	b, _ := json.Marshal(ws)
+	return `{"success":true,"warnings":` + string(b) + `}`
+}
+
+// TestImportAuditWholeCall checks the whole-call errors of
+// importdescriptors (spec e.1, e.2, e.3 exception list).
+func TestImportAuditWholeCall(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	pk1, pk2 := k.WIF["k01"].Pubkey, k.WIF["k02"].Pubkey
+	good := el(cs("pkh(" + pk1 + ")"))
+	xpubR := cs("wpkh(" + k.BIP32["t01"].TPUB + "/0/*)")
+
+	// Argument shape.
+	a.fails(w, "importdescriptors", `[{}]`, -3, "Wrong type passed:\n{\n    \"Position 1 (requests)\": \"JSON value of type object is not of expected type array\"\n}")
+	a.fails(w, "importdescriptors", `[null]`, -3, "Wrong type passed:\n{\n    \"Position 1 (requests)\": \"JSON value of type null is not of expected type array\"\n}")
+	a.ok(w, "importdescriptors", `[[]]`, `[]`)
+	a.code(w, "importdescriptors", `[]`, -1)
+	a.code(w, "importdescriptors", `[[], true]`, -1)
+	a.ok(w, "importdescriptors", `{"requests":[]}`, `[]`)
+	a.fails(w, "importdescriptors", `{"requests":[],"rescan":false}`, -8, "Unknown named parameter rescan")
+
+	// Timestamps.
+	missing := "Missing required timestamp field for key"
+	a.fails(w, "importdescriptors", `[[5]]`, -3, missing)
+	a.fails(w, "importdescriptors", `[["wpkh()"]]`, -3, missing)
+	a.fails(w, "importdescriptors", `[[null]]`, -3, missing)
+	a.fails(w, "importdescriptors", `[[{"desc":"x"}]]`, -3, missing)
+	for ts, typ := range map[string]string{`"NOW"`: "string", `""`: "string", `null`: "null", `true`: "bool",
+		`{}`: "object", `[]`: "array"} {
+		a.fails(w, "importdescriptors", `[[{"desc":"x","timestamp":`+ts+`}]]`, -3,
+			`Expected number or "now" timestamp value for key. got type `+typ)
+	}
+	a.fails(w, "importdescriptors", `[[{"desc":"x","timestamp":1.5}]]`, -1, "JSON integer out of range")
+	a.fails(w, "importdescriptors", `[[{"desc":"x","timestamp":1e+20}]]`, -1, "JSON integer out of range")
+	// A timestamp error comes before the element's own checks.
+	a.fails(w, "importdescriptors", `[[{"timestamp":"later"}]]`, -3, `Expected number or "now" timestamp value for key. got type string`)
+
+	// Field type errors fail the whole call, in Core's reading order.
+	a.fails(w, "importdescriptors", imp(`{"desc":5,"timestamp":1}`), -3, "JSON value of type number is not of expected type string")
+	a.fails(w, "importdescriptors", imp(`{"desc":null,"timestamp":1}`), -3, "JSON value of type null is not of expected type string")
+	a.fails(w, "importdescriptors", imp(el("nonsense", `"active":"yes"`)), -3, "JSON value of type string is not of expected type bool")
+	a.fails(w, "importdescriptors", imp(el("nonsense", `"active":null`)), -3, "JSON value of type null is not of expected type bool")
+	a.fails(w, "importdescriptors", imp(el("nonsense", `"label":7`)), -3, "JSON value of type number is not of expected type string")
+	// active is read before the label.
+	a.fails(w, "importdescriptors", imp(el(cs("pkh("+pk1+")"), `"label":"*"`, `"active":1`)), -3, "JSON value of type number is not of expected type bool")
+	// internal is read after the parse: a parse error wins.
+	a.ok(w, "importdescriptors", imp(el("pkh("+pk1+")", `"internal":1`)),
+		`[{"success":false,"error":{"code":-5,"message":"Missing checksum"}}]`)
+	a.fails(w, "importdescriptors", imp(el(cs("pkh("+pk1+")"), `"internal":1`)), -3, "JSON value of type number is not of expected type bool")
+	a.fails(w, "importdescriptors", imp(el(cs("pkh("+pk1+")"), `"internal":null`)), -3, "JSON value of type null is not of expected type bool")
+	// next_index is read only for ranged descriptors.
+	a.ok(w, "importdescriptors", imp(el(cs("pkh("+pk2+")"), `"next_index":"3"`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", imp(el(cs("pkh("+pk2+")"), `"next_index":1.5`)), `[{"success":true}]`)
+	a.fails(w, "importdescriptors", imp(el(xpubR, `"range":[0,1999]`, `"next_index":"3"`)), -3, "JSON value of type string is not of expected type number")
+	a.fails(w, "importdescriptors", imp(el(xpubR, `"range":[0,1999]`, `"next_index":1.5`)), -1, "JSON integer out of range")
+	// Fractional ranges fail the whole call, on ranged descriptors only.
+	a.fails(w, "importdescriptors", imp(el(xpubR, `"range":1.5`)), -1, "JSON integer out of range")
+	a.fails(w, "importdescriptors", imp(el(xpubR, `"range":[0,1.5]`)), -1, "JSON integer out of range")
+	a.ok(w, "importdescriptors", imp(el(cs("pkh("+pk1+")"), `"range":1.5`)),
+		`[{"success":false,"error":{"code":-8,"message":"Range should not be specified for an un-ranged descriptor"}}]`)
+	a.ok(w, "importdescriptors", imp(el(xpubR, `"range":[1.5,"x"]`)),
+		`[{"success":false,"error":{"code":-8,"message":"Range must be specified as end or as [begin,end]"}}]`)
+
+	// A whole-call error keeps what came before it; label null is no label.
+	a.fails(w, "importdescriptors", imp(good, `{"desc":"x"}`), -3, missing)
+	a.ok(w, "importdescriptors", imp(el(cs("wpkh("+pk1+")"), `"label":null`)), `[{"success":true}]`)
+	list := a.ok(w, "listdescriptors", `[]`, "")
+	for _, d := range []string{cs("pkh(" + pk1 + ")"), cs("pkh(" + pk2 + ")"), cs("wpkh(" + pk1 + ")")} {
+		if !strings.Contains(string(list), d) {
+			t.Errorf("listdescriptors lacks %s: %s", d, list)
+		}
+	}
+	if strings.Contains(string(list), "tpub") {
+		t.Errorf("a failed whole call imported its ranged element: %s", list)
+	}
+}
+
+// TestImportAuditRanges checks range parsing and next_index bounds (e.3
+// step 5, e.6) and the top-up shown by listdescriptors (e.5).
+func TestImportAuditRanges(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	tpub := k.BIP32["t02"].TPUB
+	d := func(p string) string { return cs("wpkh(" + tpub + "/" + p + "/*)") }
+	e8 := func(m string) string { return `[{"success":false,"error":{"code":-8,"message":"` + m + `"}}]` }
+	for _, c := range []struct{ rng, want string }{
+		{`"x"`, e8("Range must be specified as end or as [begin,end]")},
+		{`{}`, e8("Range must be specified as end or as [begin,end]")},
+		{`[1]`, e8("Range must be specified as end or as [begin,end]")},
+		{`[1,2,3]`, e8("Range must be specified as end or as [begin,end]")},
+		{`[1,"2"]`, e8("Range must be specified as end or as [begin,end]")},
+		{`null`, e8("Range must be specified as end or as [begin,end]")},
+		{`[5,4]`, e8("Range specified as [begin,end] must not have begin after end")},
+		{`[-1,4]`, e8("Range should be greater or equal than 0")},
+		{`-1`, e8("End of range is too high")},
+		{`2147483648`, e8("End of range is too high")},
+		{`[0,1000000]`, e8("Range is too large")},
+		{`[5,1000005]`, e8("Range is too large")},
+	} {
+		a.ok(w, "importdescriptors", imp(el(d("9"), `"range":`+c.rng)), c.want)
+	}
+	// next_index bounds, with the default range too.
+	a.ok(w, "importdescriptors", imp(el(d("9"), `"range":[5,10]`, `"next_index":4`)), e8("next_index is out of range"))
+	a.ok(w, "importdescriptors", imp(el(d("9"), `"range":[5,10]`, `"next_index":11`)), e8("next_index is out of range"))
+	a.ok(w, "importdescriptors", imp(el(d("9"), `"next_index":1000`)),
+		`[{"success":false,"error":{"code":-8,"message":"next_index is out of range"},"warnings":["`+msgRangeDefault+`"]}]`)
+	// Accepted forms and their top-up.
+	a.ok(w, "importdescriptors", imp(el(d("1"), `"next_index":999`)), "["+warnResult(msgRangeDefault)+"]")
+	a.ok(w, "importdescriptors", imp(el(d("2"), `"range":[5,10]`, `"next_index":10`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", imp(el(d("3"), `"range":[4,4]`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", imp(el(d("4"), `"range":[0,1500]`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", imp(el(d("5"), `"range":[0,999999]`)), `[{"success":true}]`)
+	want := map[string][3]int64{d("1"): {0, 1998, 999}, d("2"): {5, 1009, 10}, d("3"): {4, 1003, 4},
+		d("4"): {0, 1500, 0}, d("5"): {0, 999999, 0}}
+	checkRanges(t, a.ok(w, "listdescriptors", `[]`, ""), want)
+
+	// Shrinking fails with the descriptor as given; growing works and an
+	// omitted next_index goes back to the range start.
+	a.ok(w, "importdescriptors", imp(el(d("2"), `"range":[5,1008]`)),
+		`[{"success":false,"error":{"code":-4,"message":"Could not add descriptor '`+d("2")+`': new range must include current range = [5,1009]"}}]`)
+	a.ok(w, "importdescriptors", imp(el(d("2"), `"range":[6,2000]`)),
+		`[{"success":false,"error":{"code":-4,"message":"Could not add descriptor '`+d("2")+`': new range must include current range = [5,1009]"}}]`)
+	a.ok(w, "importdescriptors", imp(el(d("2"), `"range":[0,1009]`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", imp(el(d("1"))),
+		`[{"success":false,"error":{"code":-4,"message":"Could not add descriptor '`+d("1")+`': new range must include current range = [0,1998]"},"warnings":["`+msgRangeDefault+`"]}]`)
+	want[d("2")] = [3]int64{0, 1009, 0}
+	checkRanges(t, a.ok(w, "listdescriptors", `[]`, ""), want)
+}
+
+func checkRanges(t *testing.T, list json.RawMessage, want map[string][3]int64) {
+	t.Helper()
+	var l struct {
+		Descriptors []struct {
+			Desc      string    `json:"desc"`
+			Range     *[2]int64 `json:"range"`
+			Next      *int64    `json:"next"`
+			NextIndex *int64    `json:"next_index"`
+		} `json:"descriptors"`
+	}
+	if err := json.Unmarshal(list, &l); err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, d := range l.Descriptors {
+		wv, ok := want[d.Desc]
+		if !ok {
+			continue
+		}
+		seen++
+		if d.Range == nil || d.Next == nil || d.NextIndex == nil {
+			t.Errorf("%s: no range/next: %s", d.Desc, list)
+			continue
+		}
+		if got := [3]int64{d.Range[0], d.Range[1], *d.Next}; got != wv || *d.NextIndex != wv[2] {
+			t.Errorf("%s: range/next %v, want %v", d.Desc, got, wv)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("listdescriptors shows %d of %d descriptors: %s", seen, len(want), list)
+	}
+}
+
+// TestImportAuditMultipathWarnings checks that each branch of a multipath
+// import pushes its own warnings in turn (e.3 step 12).
+func TestImportAuditMultipathWarnings(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	h := wname("hot")
+	a.ok(nil, "createwallet", `["hot", false, true]`, `{"name":"hot"}`)
+	tprv, tpub := k.BIP32["t03"].TPRV, k.BIP32["t04"].TPUB
+	bare := cs(fmt.Sprintf("multi(1,%s/<0;1>/*,%s/<0;1>/*)", tprv, tpub))
+	a.ok(h, "importdescriptors", imp(el(bare, `"active":true`)),
+		"["+warnResult(msgRangeDefault, msgNotAllKeys, msgUnknownType, msgNotAllKeys, msgUnknownType)+"]")
+	three := cs(fmt.Sprintf("multi(1,%s/<2;3;4>/*,%s/<2;3;4>/*)", tprv, tpub))
+	a.ok(h, "importdescriptors", imp(el(three, `"active":true`, `"range":[0,5]`)),
+		"["+warnResult(msgNotAllKeys, msgUnknownType, msgNotAllKeys, msgUnknownType, msgNotAllKeys, msgUnknownType)+"]")
+}
+
+// TestImportAuditMultipathPartial checks that the branches of a multipath
+// import are added one after the other: a later branch that fails leaves
+// the earlier ones in the wallet (e.3 step 12).
+func TestImportAuditMultipathPartial(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	tpub := k.BIP32["t05"].TPUB
+	mp := cs("wpkh(" + tpub + "/<0;1h>/*)")
+	a.ok(w, "importdescriptors", imp(el(mp, `"range":[0,9]`)),
+		`[{"success":false,"error":{"code":-4,"message":"Cannot expand descriptor. Probably because of hardened derivations without private keys provided"}}]`)
+	first := cs("wpkh(" + tpub + "/0/*)")
+	a.ok(w, "listdescriptors", `[]`, `{"wallet_name":"w","descriptors":[{"desc":"`+first+`","timestamp":1700000000,"active":false,"range":[0,999],"next":0,"next_index":0}]}`)
+	// The first branch failing stops the call before anything is added.
+	a.ok(nil, "createwallet", `["w2", true, true]`, `{"name":"w2"}`)
+	a.ok(wname("w2"), "importdescriptors", imp(el(cs("wpkh("+tpub+"/<0h;1>/*)"), `"range":[0,9]`)),
+		`[{"success":false,"error":{"code":-4,"message":"Cannot expand descriptor. Probably because of hardened derivations without private keys provided"}}]`)
+	a.ok(wname("w2"), "listdescriptors", `[]`, `{"wallet_name":"w2","descriptors":[]}`)
+}
