@@ -15,6 +15,10 @@
 // window, so that a node stopped in the middle resumes it when the wallet
 // loads again; an aborted rescan is forgotten.
 //
+// createwallet, loadwallet and restorewallet attach their wallet at once
+// (Track) rather than at the next look, so that a new wallet sees every
+// block mined after its creation.
+//
 // A wallet attached with no chain state records the tip at once, before
 // any rescan of it starts, so that the follower scans whatever comes after
 // a rescan's end. A wallet found at startup with descriptors but no chain
