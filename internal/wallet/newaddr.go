@@ -12,6 +12,16 @@ import (
 // address book entry carrying label) or the change side (internal true, no
 // entry). typ is checked here so that the errors come in Core's order.
 func (w *Wallet) NewAddress(ctx context.Context, internal bool, typ string, label *string) (string, error) {
+	if typ == "" {
+		return w.NewAddressOfType(ctx, internal, nil, label)
+	}
+	return w.NewAddressOfType(ctx, internal, &typ, label)
+}
+
+// NewAddressOfType is NewAddress with the address type as given by the
+// client: nil means the default (Bech32), and any given string, the empty
+// one included, must name a type.
+func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *string, label *string) (string, error) {
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
 
@@ -31,10 +41,10 @@ func (w *Wallet) NewAddress(ctx context.Context, internal bool, typ string, labe
 		return "", walletErr(ErrInvalidLabel, "Invalid label name")
 	}
 	ot := Bech32
-	if typ != "" {
-		t, ok := ParseOutputType(typ)
+	if typ != nil {
+		t, ok := ParseOutputType(*typ)
 		if !ok {
-			return "", walletErr(ErrInvalidAddressOrKey, "Unknown address type '"+typ+"'")
+			return "", walletErr(ErrInvalidAddressOrKey, "Unknown address type '"+*typ+"'")
 		}
 		ot = t
 	}

@@ -31,13 +31,15 @@ func newGetNewAddress(d *Deps) *rpc.Method {
 				}
 				label = &l
 			}
-			typ := ""
+			var typ *string
 			if req.Has(1) {
-				if typ, err = req.String(1); err != nil {
+				s, err := req.String(1)
+				if err != nil {
 					return nil, err
 				}
+				typ = &s
 			}
-			addr, err := w.NewAddress(ctx, false, typ, label)
+			addr, err := w.NewAddressOfType(ctx, false, typ, label)
 			if err != nil {
 				return nil, MapError(err)
 			}
@@ -62,13 +64,15 @@ func newGetRawChangeAddress(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			typ := ""
+			var typ *string
 			if req.Has(0) {
-				if typ, err = req.String(0); err != nil {
+				s, err := req.String(0)
+				if err != nil {
 					return nil, err
 				}
+				typ = &s
 			}
-			addr, err := w.NewAddress(ctx, true, typ, nil)
+			addr, err := w.NewAddressOfType(ctx, true, typ, nil)
 			if err != nil {
 				return nil, MapError(err)
 			}

@@ -314,3 +314,151 @@ func TestImportAuditMultipathPartial(t *testing.T) {
 		`[{"success":false,"error":{"code":-4,"message":"Cannot expand descriptor. Probably because of hardened derivations without private keys provided"}}]`)
 	a.ok(wname("w2"), "listdescriptors", `[]`, `{"wallet_name":"w2","descriptors":[]}`)
 }
+
+// TestImportAuditElementOrder checks precedences of the per-element rules
+// (e.3 steps 1-11) that the recordings do not pin down one by one.
+func TestImportAuditElementOrder(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w, h := wname("w"), wname("hot")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	a.ok(nil, "createwallet", `["hot", false, true]`, `{"name":"hot"}`)
+	pk, wif := k.WIF["k03"].Pubkey, k.WIF["k03"].WIF
+	tpub, tprv := k.BIP32["t06"].TPUB, k.BIP32["t06"].TPRV
+	fail := func(code int, msg string, warns ...string) string {
+		r := fmt.Sprintf(`{"success":false,"error":{"code":%d,"message":%q}`, code, msg)
+		if len(warns) > 0 {
+			b, _ := json.Marshal(warns)
+			r += `,"warnings":` + string(b)
+		}
+		return "[" + r + "}]"
+	}
+	ranged := cs("wpkh(" + tpub + "/0/*)")
+	mp := cs("wpkh(" + tpub + "/<0;1>/*)")
+	for _, c := range []struct {
+		wallet *string
+		elem   string
+		want   string
+	}{
+		{w, `{"timestamp":1,"label":"*"}`, fail(-8, "Descriptor not found.")},
+		{w, el("bad", `"label":"*"`), fail(-11, "Invalid label name")},
+		{w, el(cs("pkh("+pk+")"), `"range":2`, `"active":true`), fail(-8, "Range should not be specified for an un-ranged descriptor")},
+		{w, el(cs("pkh("+pk+")"), `"active":true`, `"label":"x"`), fail(-8, "Active descriptors must be ranged")},
+		{w, el(mp, `"internal":false`, `"label":"x"`), fail(-5, "Cannot have multipath descriptor while also specifying 'internal'")},
+		{w, el(mp, `"label":""`, `"range":[0,2]`), fail(-8, "Multipath descriptors should not have a label")},
+		{w, el(ranged, `"label":""`, `"internal":true`), fail(-8, "Ranged descriptors should not have a label", msgRangeDefault)},
+		{w, el(cs("pkh("+pk+")"), `"label":null`, `"internal":true`), fail(-8, "Internal addresses should not have a label")},
+		{w, el(cs("combo("+tpub+"/0/*)"), `"active":true`, `"range":3`), fail(-4, "Combo descriptors cannot be set to active")},
+		{w, el(cs("combo("+pk+")"), `"active":true`), fail(-8, "Active descriptors must be ranged")},
+		{w, el(cs("combo("+wif+")"), `"active":true`), fail(-8, "Active descriptors must be ranged")},
+		{w, el(cs("combo("+tprv+"/0/*)"), `"active":true`), fail(-4, "Combo descriptors cannot be set to active", msgRangeDefault)},
+		{w, el(cs("wpkh("+tprv+"/0h/*)"), `"range":3`), fail(-4, "Cannot import private keys to a wallet with private keys disabled")},
+		{w, el(cs("wpkh("+tpub+"/0h/*)"), `"range":3`), fail(-4, "Cannot expand descriptor. Probably because of hardened derivations without private keys provided")},
+		{h, el(cs("wpkh("+tpub+"/0h/*)"), `"range":3`), fail(-4, "Cannot expand descriptor. Probably because of hardened derivations without private keys provided")},
+		{h, el(cs("addr(mn3X2Gpr7ZzQYbVNRy3KXRXGMLfAS1Gb87)")), fail(-4, "Cannot import descriptor without private keys to a wallet with private keys enabled")},
+		{h, el(cs("raw(51)")), fail(-4, "Cannot import descriptor without private keys to a wallet with private keys enabled")},
+		{h, el(ranged, `"active":true`), fail(-4, "Cannot import descriptor without private keys to a wallet with private keys enabled", msgRangeDefault)},
+		{h, el(cs("pk("+tprv+"/0/*)"), `"active":true`, `"range":[0,3]`), "[" + warnResult(msgUnknownType) + "]"},
+		{h, el(cs("sh(multi(1,"+wif+","+k.WIF["k04"].Pubkey+"))"), `"label":"m"`), "[" + warnResult(msgNotAllKeys) + "]"},
+		{w, el(cs("pkh("+pk+")"), `"internal":false`, `"label":"ext"`), `[{"success":true}]`},
+	} {
+		a.ok(c.wallet, "importdescriptors", imp(c.elem), c.want)
+	}
+	// Each element of one call gets its own result, in order.
+	a.ok(w, "importdescriptors", imp(el("bad"), el(cs("wpkh("+pk+")")), `{"timestamp":"now"}`),
+		`[{"success":false,"error":{"code":-5,"message":"Missing checksum"}},{"success":true},{"success":false,"error":{"code":-8,"message":"Descriptor not found."}}]`)
+}
+
+// TestImportAuditUpdates checks re-imports (e.5 identity): the new
+// timestamp, label and next_index replace the old ones, private keys are
+// merged, apostrophes and h name the same descriptor, and activation moves
+// with active and internal.
+func TestImportAuditUpdates(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w, h := wname("w"), wname("hot")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	a.ok(nil, "createwallet", `["hot", false, true]`, `{"name":"hot"}`)
+	pk := k.WIF["k05"].Pubkey
+	single := cs("pkh(" + pk + ")")
+	a.ok(w, "importdescriptors", imp(el(single, `"label":"one"`)), `[{"success":true}]`)
+	a.ok(w, "importdescriptors", `[[{"desc":"`+single+`","timestamp":1800000000,"label":"two"}]]`, `[{"success":true}]`)
+	a.ok(w, "listdescriptors", `[]`, `{"wallet_name":"w","descriptors":[{"desc":"`+single+`","timestamp":1800000000,"active":false}]}`)
+	var info struct {
+		Labels    []string `json:"labels"`
+		Timestamp int64    `json:"timestamp"`
+		IsChange  bool     `json:"ischange"`
+	}
+	addr := a.ok(w, "deriveaddresses", `["`+single+`"]`, "")
+	var addrs []string
+	if err := json.Unmarshal(addr, &addrs); err != nil || len(addrs) != 1 {
+		t.Fatalf("deriveaddresses: %s", addr)
+	}
+	if err := json.Unmarshal(a.ok(w, "getaddressinfo", `["`+addrs[0]+`"]`, ""), &info); err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Labels) != 1 || info.Labels[0] != "two" || info.Timestamp != 1800000000 || info.IsChange {
+		t.Errorf("after re-import: %+v, want label two, timestamp 1800000000, not change", info)
+	}
+	// A re-import with internal true keeps the receive entry.
+	a.ok(w, "importdescriptors", imp(el(single, `"internal":true`)), `[{"success":true}]`)
+	if err := json.Unmarshal(a.ok(w, "getaddressinfo", `["`+addrs[0]+`"]`, ""), &info); err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Labels) != 1 || info.Labels[0] != "two" || info.IsChange {
+		t.Errorf("after internal re-import: %+v, want label two kept", info)
+	}
+
+	// Apostrophes and h are one descriptor; the private listing shows the
+	// last form imported.
+	tprv := k.BIP32["t07"].TPRV
+	apos := cs("pkh(" + tprv + "/44'/1'/0'/0/*)")
+	hform := cs("pkh(" + tprv + "/44h/1h/0h/0/*)")
+	a.ok(h, "importdescriptors", imp(el(apos, `"active":true`, `"range":[0,1999]`)), `[{"success":true}]`)
+	a.ok(h, "getnewaddress", `["", "legacy"]`, "")
+	a.ok(h, "importdescriptors", imp(el(hform, `"active":true`, `"range":[0,1999]`)), `[{"success":true}]`)
+	var l struct {
+		Descriptors []struct {
+			Desc   string `json:"desc"`
+			Active bool   `json:"active"`
+			Next   int64  `json:"next"`
+		} `json:"descriptors"`
+	}
+	if err := json.Unmarshal(a.ok(h, "listdescriptors", `[true]`, ""), &l); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Descriptors) != 1 || l.Descriptors[0].Desc != hform || l.Descriptors[0].Next != 0 || !l.Descriptors[0].Active {
+		t.Errorf("listdescriptors true after apostrophe and h imports: %+v, want one active %s at next 0", l.Descriptors, hform)
+	}
+
+	// Fewer private keys keep the stored ones.
+	wif1, wif2 := k.WIF["k06"].WIF, k.WIF["k07"].WIF
+	pub2 := k.WIF["k07"].Pubkey
+	both := cs("wsh(multi(1," + wif1 + "," + wif2 + "))")
+	one := cs("wsh(multi(1," + wif1 + "," + pub2 + "))")
+	a.ok(h, "importdescriptors", imp(el(both)), `[{"success":true}]`)
+	a.ok(h, "importdescriptors", imp(el(one)), "["+warnResult(msgNotAllKeys)+"]")
+	if got := string(a.ok(h, "listdescriptors", `[true]`, "")); !strings.Contains(got, both) {
+		t.Errorf("listdescriptors true lost a private key: %s", got)
+	}
+
+	// Activation moves with internal and is dropped by a re-import that
+	// omits active.
+	xpub := cs("wpkh(" + k.BIP32["t08"].TPUB + "/0/*)")
+	a.ok(w, "importdescriptors", imp(el(xpub, `"active":true`, `"range":[0,1999]`)), `[{"success":true}]`)
+	a.ok(w, "getnewaddress", `[]`, "")
+	a.fails(w, "getnewaddress", `["", ""]`, -5, "Unknown address type ''")
+	a.fails(w, "getrawchangeaddress", `["bech32"]`, -4, msgNoKeys)
+	a.ok(w, "importdescriptors", imp(el(xpub, `"active":true`, `"internal":true`, `"range":[0,1999]`)), `[{"success":true}]`)
+	a.fails(w, "getnewaddress", `[]`, -4, msgNoKeys)
+	a.fails(w, "getnewaddress", `["*", "bogus"]`, -4, msgNoKeys)
+	a.ok(w, "getrawchangeaddress", `[]`, "")
+	// Not active, not internal: the internal activation stays.
+	a.ok(w, "importdescriptors", imp(el(xpub, `"range":[0,1999]`)), `[{"success":true}]`)
+	a.ok(w, "getrawchangeaddress", `[]`, "")
+	a.fails(w, "getrawchangeaddress", `["legacy"]`, -12, "Error: No legacy addresses available.")
+	a.fails(w, "getrawchangeaddress", `["Legacy"]`, -5, "Unknown address type 'Legacy'")
+	a.fails(w, "getrawchangeaddress", `[""]`, -5, "Unknown address type ''")
+	a.ok(w, "importdescriptors", imp(el(xpub, `"internal":true`, `"range":[0,1999]`)), `[{"success":true}]`)
+	a.fails(w, "getrawchangeaddress", `[]`, -4, msgNoKeys)
+}
