@@ -462,3 +462,136 @@ func TestImportAuditUpdates(t *testing.T) {
 	a.ok(w, "importdescriptors", imp(el(xpub, `"internal":true`, `"range":[0,1999]`)), `[{"success":true}]`)
 	a.fails(w, "getrawchangeaddress", `[]`, -4, msgNoKeys)
 }
+
+// TestImportAuditWalletLifecycle checks createwallet, loadwallet,
+// unloadwallet, listwallets and getwalletinfo (spec f).
+func TestImportAuditWalletLifecycle(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	wdir := a.dir + "/regtest/wallets/"
+	exists := func(name string) string {
+		return "Wallet file verification failed. Failed to create database path '" + wdir + name + "'. Database already exists."
+	}
+	a.ok(nil, "createwallet", `["a/b", true, true]`, `{"name":"a/b"}`)
+	a.fails(nil, "createwallet", `["a/b", false, true]`, -4, exists("a/b"))
+	a.ok(nil, "createwallet", `["", true, true]`, `{"name":""}`)
+	a.ok(nil, "createwallet", `["ar", true, true, null, true]`, `{"name":"ar"}`)
+	a.ok(nil, "createwallet", `{"wallet_name":"enc","blank":true,"passphrase":"pw"}`, `{"name":"enc"}`)
+	a.ok(nil, "createwallet", `["e2", true, true, ""]`, `{"name":"e2","warnings":["Empty string given as passphrase, wallet will not be encrypted."]}`)
+	a.fails(nil, "createwallet", `["x", true, true, "pw", false, false]`, -4, `descriptors argument must be set to "true"; it is no longer possible to create a legacy wallet.`)
+	a.fails(nil, "createwallet", `["x", true, true, "pw"]`, -4, "Passphrase provided but private keys are disabled. A passphrase is only used to encrypt private keys, so cannot be used for wallets with private keys disabled.")
+	a.fails(nil, "createwallet", `["x", false, true, null, false, true, null, true]`, -4, "Private keys must be disabled when using an external signer")
+	a.fails(nil, "createwallet", `["enc", false, true]`, -4, exists("enc"))
+	a.code(nil, "createwallet", `["x", "true"]`, -3)
+	a.code(nil, "createwallet", `["x", false, true, 5]`, -3)
+	a.ok(nil, "listwallets", `[]`, `["a/b","","ar","enc","e2"]`)
+	a.fails(nil, "getwalletinfo", `[]`, -19, "Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.")
+
+	flags := func(f ...string) string { b, _ := json.Marshal(f); return string(b) }
+	info := func(name string, pke, avoid, blank bool, kp, kpi int, extra, fl string) string {
+		b, _ := json.Marshal(name)
+		return fmt.Sprintf(`{"walletname":%s,"walletversion":169900,"format":"sqlite","txcount":0,"keypoolsize":%d,"keypoolsize_hd_internal":%d,%s"paytxfee":0.0,"private_keys_enabled":%v,"avoid_reuse":%v,"scanning":false,"descriptors":true,"external_signer":false,"blank":%v,%s"flags":%s,"lastprocessedblock":{"hash":"0f9188f13cb7b2c71f2a335e3a4fc328bf5beb436012afca590b1a11466e2206","height":0}}`,
+			b, kp, kpi, "", pke, avoid, blank, extra, fl)
+	}
+	a.ok(wname(""), "getwalletinfo", `[]`, info("", false, false, true, 0, 0, "",
+		flags("last_hardened_xpub_cached", "disable_private_keys", "blank", "descriptor_wallet")))
+	a.ok(wname("ar"), "getwalletinfo", `[]`, info("ar", false, true, true, 0, 0, "",
+		flags("avoid_reuse", "last_hardened_xpub_cached", "disable_private_keys", "blank", "descriptor_wallet")))
+	encInfo := a.ok(wname("enc"), "getwalletinfo", `[]`, "")
+	if !strings.Contains(string(encInfo), `"keypoolsize_hd_internal":0,"unlocked_until":0,"paytxfee"`) {
+		t.Errorf("encrypted wallet info lacks unlocked_until 0 in place: %s", encInfo)
+	}
+
+	// Imports: keypool sizes count active descriptors only, birthtime is the
+	// earliest import.
+	w := wname("a/b")
+	tpub := k.BIP32["t01"].TPUB
+	a.ok(w, "importdescriptors", imp(
+		el(cs("wpkh("+tpub+"/0/*)"), `"active":true`, `"range":[0,1999]`),
+		el(cs("tr("+tpub+"/1/*)"), `"active":true`, `"internal":true`, `"next_index":5`),
+		el(cs("pkh("+tpub+"/2/*)"), `"range":[0,9]`),
+		`{"desc":"`+cs("pkh("+k.WIF["k01"].Pubkey+")")+`","timestamp":1600000000}`,
+	), `[{"success":true},`+warnResult(msgRangeDefault)+`,{"success":true},{"success":true}]`)
+	a.ok(w, "getwalletinfo", `[]`, info("a/b", false, false, true, 2000, 1000, `"birthtime":1600000000,`,
+		flags("last_hardened_xpub_cached", "disable_private_keys", "blank", "descriptor_wallet")))
+
+	// listdescriptors.
+	a.fails(w, "listdescriptors", `[true]`, -4, "Can't get descriptor string.")
+	a.ok(wname(""), "listdescriptors", `[true]`, `{"wallet_name":"","descriptors":[]}`)
+	a.code(w, "listdescriptors", `["true"]`, -3)
+	a.code(w, "listdescriptors", `[true, 1]`, -1)
+
+	// Unload, load, and their errors.
+	a.fails(nil, "loadwallet", `["nope"]`, -18, "Wallet file verification failed. Failed to load database path '"+wdir+"nope'. Path does not exist.")
+	a.fails(nil, "loadwallet", `["ar"]`, -35, `Wallet "ar" is already loaded.`)
+	a.ok(nil, "unloadwallet", `["a/b"]`, `{}`)
+	a.fails(w, "getwalletinfo", `[]`, -18, "Requested wallet does not exist or is not loaded")
+	a.fails(nil, "unloadwallet", `["a/b"]`, -18, "Requested wallet does not exist or is not loaded")
+	a.ok(wname("ar"), "unloadwallet", `[]`, `{}`)
+	a.ok(nil, "listwallets", `[]`, `["","enc","e2"]`)
+	a.ok(nil, "loadwallet", `["a/b"]`, `{"name":"a/b"}`)
+	a.ok(nil, "listwallets", `[]`, `["","enc","e2","a/b"]`)
+	a.ok(w, "getwalletinfo", `[]`, info("a/b", false, false, true, 2000, 1000, `"birthtime":1600000000,`,
+		flags("last_hardened_xpub_cached", "disable_private_keys", "blank", "descriptor_wallet")))
+	a.fails(nil, "createwallet", `["a/b", true, true]`, -4, exists("a/b"))
+}
+
+// TestImportAuditOutputTypes checks which address type each ranged
+// descriptor serves when active (e.5, Core's GetOutputType), and that
+// descriptors without one are refused activation with a warning.
+func TestImportAuditOutputTypes(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	tp := func(i int) string { return k.BIP32[fmt.Sprintf("t%02d", i)].TPUB }
+	for i, c := range []struct {
+		desc, typ, prefix string
+	}{
+		{"sh(pk(" + tp(1) + "/0/*))", "legacy", "2"},
+		{"sh(sortedmulti(1," + tp(1) + "/1/*," + tp(2) + "/1/*))", "legacy", "2"},
+		{"sh(wsh(pkh(" + tp(1) + "/2/*)))", "p2sh-segwit", "2"},
+		{"wsh(pk(" + tp(1) + "/3/*))", "bech32", "bcrt1q"},
+		{"wsh(and_v(v:pk(" + tp(1) + "/4/*),older(10)))", "bech32", "bcrt1q"},
+		{"rawtr(" + tp(1) + "/5/*)", "bech32m", "bcrt1p"},
+		{"tr(" + tp(1) + "/6/*,pk(" + tp(2) + "/6/*))", "bech32m", "bcrt1p"},
+	} {
+		name := fmt.Sprintf("w%d", i)
+		a.ok(nil, "createwallet", `["`+name+`", true, true]`, "")
+		a.ok(wname(name), "importdescriptors", imp(el(cs(c.desc), `"active":true`, `"range":[0,3]`)), `[{"success":true}]`)
+		addr := a.ok(wname(name), "getnewaddress", `["", "`+c.typ+`"]`, "")
+		var s string
+		if json.Unmarshal(addr, &s) != nil || !strings.HasPrefix(s, c.prefix) {
+			t.Errorf("%s: getnewaddress %s = %s, want prefix %s", c.desc, c.typ, addr, c.prefix)
+		}
+		derived := a.ok(nil, "deriveaddresses", `["`+cs(c.desc)+`", [0,0]]`, "")
+		if !strings.Contains(string(derived), s) {
+			t.Errorf("%s: getnewaddress %s is not index 0 %s", c.desc, s, derived)
+		}
+	}
+	a.ok(nil, "createwallet", `["none", true, true]`, "")
+	for _, d := range []string{"pk(" + tp(3) + "/0/*)", "multi(1," + tp(3) + "/1/*)", "sortedmulti(1," + tp(3) + "/2/*," + tp(4) + "/2/*)"} {
+		a.ok(wname("none"), "importdescriptors", imp(el(cs(d), `"active":true`, `"range":[0,3]`)), "["+warnResult(msgUnknownType)+"]")
+	}
+	a.fails(wname("none"), "getnewaddress", `[]`, -4, msgNoKeys)
+}
+
+// TestImportAuditWalletNames checks the routing of wallet names that need
+// percent-encoding and the name echoed by the wallet RPCs (a.9).
+func TestImportAuditWalletNames(t *testing.T) {
+	a := newAuditNode(t)
+	for _, n := range []string{"name with space", "pct%41", "ünï", "a+b"} {
+		b, _ := json.Marshal(n)
+		a.ok(nil, "createwallet", `[`+string(b)+`, true, true]`, `{"name":`+string(b)+`}`)
+		a.ok(wname(n), "listdescriptors", `[]`, `{"wallet_name":`+string(b)+`,"descriptors":[]}`)
+	}
+	r := a.n.call(t, "/wallet/pct%41", "listdescriptors", json.RawMessage(`[]`))
+	if r.Error == nil || r.Error.Code != -18 {
+		t.Errorf("/wallet/pct%%41 (the wallet pctA) answered %s %+v, want -18", r.Result, r.Error)
+	}
+	r = a.n.call(t, "/wallet/a+b", "listdescriptors", json.RawMessage(`[]`))
+	if r.Error != nil {
+		t.Errorf("/wallet/a+b: %+v", r.Error)
+	}
+	a.ok(nil, "createwallet", `["", true, true]`, `{"name":""}`)
+	a.ok(wname(""), "listdescriptors", `[]`, `{"wallet_name":"","descriptors":[]}`)
+	a.fails(nil, "listdescriptors", `[]`, -19, "Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.")
+}
