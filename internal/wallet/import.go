@@ -463,6 +463,8 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 			wd = &walletDesc{slot: uint32(len(w.descs))}
 			w.descs = append(w.descs, wd)
 			w.byID[p.id] = wd
+		} else if t := wd.rec.Timestamp; w.replacedBirth == 0 || t < w.replacedBirth {
+			w.replacedBirth = t
 		}
 		wd.rec = p.rec
 		wd.d = p.d

@@ -66,6 +66,10 @@ type Wallet struct {
 	index  *spkIndex
 	closed bool
 	crypt  cryptState
+	// replacedBirth is the earliest creation time a re-import replaced
+	// since the wallet was loaded (0: none). Core's birth time only ever
+	// moves back while the wallet is loaded.
+	replacedBirth int64
 
 	// importMu serialises imports and address hand-outs (the writers),
 	// so that expansion can run without holding mu.
@@ -228,6 +232,10 @@ func (w *Wallet) Info() Info {
 			t := d.rec.Timestamp
 			in.Birthtime = &t
 		}
+	}
+	if w.replacedBirth != 0 && in.Birthtime != nil && w.replacedBirth < *in.Birthtime {
+		t := w.replacedBirth
+		in.Birthtime = &t
 	}
 	return in
 }

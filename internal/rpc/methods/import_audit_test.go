@@ -595,3 +595,44 @@ func TestImportAuditWalletNames(t *testing.T) {
 	a.ok(wname(""), "listdescriptors", `[]`, `{"wallet_name":"","descriptors":[]}`)
 	a.fails(nil, "listdescriptors", `[]`, -19, "Multiple wallets are loaded. Please select which wallet to use by requesting the RPC through the /wallet/<walletname> URI path.")
 }
+
+// TestImportAuditBirthtime checks that getwalletinfo.birthtime only moves
+// back while the wallet is loaded (a re-import with a later timestamp does
+// not raise it) and is the earliest stored timestamp after a reload.
+func TestImportAuditBirthtime(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", true, true]`, "")
+	birth := func() string {
+		var in struct {
+			Birthtime *int64 `json:"birthtime"`
+		}
+		if err := json.Unmarshal(a.ok(w, "getwalletinfo", `[]`, ""), &in); err != nil {
+			t.Fatal(err)
+		}
+		if in.Birthtime == nil {
+			return "absent"
+		}
+		return fmt.Sprint(*in.Birthtime)
+	}
+	if b := birth(); b != "absent" {
+		t.Errorf("empty wallet birthtime %s, want absent", b)
+	}
+	d := cs("wpkh(" + k.WIF["k09"].Pubkey + ")")
+	a.ok(w, "importdescriptors", `[[{"desc":"`+d+`","timestamp":1700000000}]]`, `[{"success":true}]`)
+	a.ok(w, "importdescriptors", `[[{"desc":"`+d+`","timestamp":1800000000}]]`, `[{"success":true}]`)
+	if b := birth(); b != "1700000000" {
+		t.Errorf("birthtime after a later re-import %s, want 1700000000", b)
+	}
+	a.ok(w, "importdescriptors", `[[{"desc":"`+d+`","timestamp":-5}]]`, `[{"success":true}]`)
+	a.ok(w, "importdescriptors", `[[{"desc":"`+d+`","timestamp":1800000000}]]`, `[{"success":true}]`)
+	if b := birth(); b != "1" {
+		t.Errorf("birthtime after timestamp -5 %s, want 1", b)
+	}
+	a.ok(nil, "unloadwallet", `["w"]`, `{}`)
+	a.ok(nil, "loadwallet", `["w"]`, `{"name":"w"}`)
+	if b := birth(); b != "1800000000" {
+		t.Errorf("birthtime after reload %s, want 1800000000", b)
+	}
+}
