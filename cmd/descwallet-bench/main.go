@@ -25,8 +25,10 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -34,6 +36,10 @@ import (
 )
 
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == bareServerArg {
+		serveBare()
+		return
+	}
 	if len(os.Args) < 2 || (os.Args[1] != "rpc" && os.Args[1] != "addrinfo") {
 		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc|addrinfo [flags] (see -h)")
 		os.Exit(2)
@@ -150,13 +156,47 @@ func startDaemon(bin string, threads int) (func(), string, error) {
 	}
 }
 
-// startBare serves the same echo with a plain net/http handler and
-// encoding/json: decode the request, check the credentials, encode the
-// legacy reply.
+// bareServerArg makes the program serve the bare handler (a child process
+// of the rpc subcommand) instead of measuring.
+const bareServerArg = "serve-bare-baseline"
+
+// startBare runs the bare handler in a child process of its own, as the
+// daemon runs in its own process, so that both sides of the comparison pay
+// the same scheduling costs, and returns its address and a stop function.
 func startBare() (string, func(), error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	self, err := os.Executable()
 	if err != nil {
 		return "", nil, err
+	}
+	cmd := exec.Command(self, bareServerArg)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", nil, err
+	}
+	stop := func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		stop()
+		return "", nil, fmt.Errorf("bare handler did not start: %w", err)
+	}
+	return strings.TrimSpace(line), stop, nil
+}
+
+// serveBare serves the same echo with a plain net/http handler and
+// encoding/json (decode the request, check the credentials, encode the
+// legacy reply), prints its address and runs until it is signalled.
+func serveBare() {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
 	}
 	want := "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))
 	type request struct {
@@ -187,7 +227,11 @@ func startBare() (string, func(), error) {
 	})
 	srv := &http.Server{Handler: h}
 	go srv.Serve(l)
-	return l.Addr().String(), func() { srv.Shutdown(context.Background()) }, nil
+	fmt.Println(l.Addr().String())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	<-sig
+	srv.Shutdown(context.Background())
 }
 
 // measure runs conns connections, each sending one request (body, to path)
