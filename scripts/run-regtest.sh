@@ -26,6 +26,9 @@ for bin in "$BTCD" "$ROOT/bin/descwalletd" "$ROOT/bin/descwallet-cli"; do
 		exit 1
 	fi
 done
+# A playground: btcd discards its regtest chain at every start, so the
+# wallets of the previous run (which followed that chain) go with it.
+rm -rf "$RUN/btcd" "$RUN/descwallet"
 mkdir -p "$RUN/btcd" "$RUN/descwallet"
 
 pids=()
