@@ -18,6 +18,16 @@ import (
 // the first four bytes. The result is byte-identical to Core's and at most
 // 70 bytes long.
 func SignECDSA(priv *secp256k1.PrivateKey, hash []byte) []byte {
+	der, k := signECDSA(priv, hash)
+	k.Zero()
+	return der
+}
+
+// signECDSA is SignECDSA that also returns the nonce as the signature uses
+// it: k with s = k^-1 (e + d*r), so negated together with s when s was made
+// low. It is zero when the signature came from the exhaustive path (which
+// keeps no nonce); such a signature cannot be proven by proveECDSA.
+func signECDSA(priv *secp256k1.PrivateKey, hash []byte) ([]byte, secp256k1.ModNScalar) {
 	var d [32]byte
 	priv.Key.PutBytes(&d)
 	defer zero32(&d)
@@ -33,18 +43,49 @@ func SignECDSA(priv *secp256k1.PrivateKey, hash []byte) []byte {
 	}
 
 	// s = k^-1 (e + d*r) mod n, negated when above half the order.
-	kinv := new(secp256k1.ModNScalar).InverseValNonConst(&k)
-	k.Zero()
-	s := new(secp256k1.ModNScalar).Mul2(&priv.Key, &r).Add(&e).Mul(kinv)
+	var kinv secp256k1.ModNScalar
+	kinv.InverseValNonConst(&k)
+	var s secp256k1.ModNScalar
+	s.Mul2(&priv.Key, &r).Add(&e).Mul(&kinv)
+	kinv.Zero()
 	if s.IsZero() {
 		// Probability 2^-256: RFC 6979 would move on to its next nonce
 		// for this extra data; the exhaustive path does exactly that.
-		return signExhaustive(&priv.Key, d[:], hash)
+		k.Zero()
+		return signExhaustive(&priv.Key, d[:], hash), k
 	}
 	if s.IsOverHalfOrder() {
+		// (-s)(-k) = s*k: the negated pair satisfies the same equation.
 		s.Negate()
+		k.Negate()
 	}
-	return ecdsa.NewSignature(&r, s).Serialize()
+	return ecdsa.NewSignature(&r, &s).Serialize(), k
+}
+
+// proveECDSA reports whether der (a DER signature without hash-type byte)
+// is a valid ECDSA signature of hash under the public key d*G, given the
+// nonce k the signer used, without any curve arithmetic: it checks that r
+// and s are in range, s is low, and s*k = e + r*d (mod n), e being the hash
+// as a scalar. With r = x(kG) mod n, which is how the signer derived r from
+// k, that equation is exactly what ECDSA verification establishes: the
+// verifier's point (e/s)G + (r/s)(dG) is ((e + r*d)/s)G = kG.
+func proveECDSA(der, hash []byte, d, k *secp256k1.ModNScalar) bool {
+	if k.IsZero() || d.IsZero() || len(hash) != 32 {
+		return false
+	}
+	sig, err := ecdsa.ParseDERSignature(der)
+	if err != nil {
+		return false
+	}
+	r, s := sig.R(), sig.S()
+	if r.IsZero() || s.IsZero() || s.IsOverHalfOrder() {
+		return false
+	}
+	var e, lhs, rhs secp256k1.ModNScalar
+	e.SetByteSlice(hash)
+	lhs.Mul2(&s, k)
+	rhs.Mul2(&r, d).Add(&e)
+	return lhs.Equals(&rhs)
 }
 
 // signExhaustive is Core's signing loop written out in full: for each
@@ -145,6 +186,14 @@ func newSchnorrKey(d *secp256k1.ModNScalar, pub *secp256k1.PublicKey) *schnorrKe
 // signSchnorr makes a BIP 340 signature of the 32-byte hash with 32 zero
 // bytes of auxiliary randomness, as Core does.
 func (k *schnorrKey) signSchnorr(hash []byte) [64]byte {
+	sig, nonce := k.signSchnorrNonce(hash)
+	nonce.Zero()
+	return sig
+}
+
+// signSchnorrNonce is signSchnorr that also returns the nonce as the
+// signature uses it (negated when k'G has an odd Y).
+func (k *schnorrKey) signSchnorrNonce(hash []byte) ([64]byte, secp256k1.ModNScalar) {
 	// t = bytes(d) xor tagged_hash("BIP0340/aux", a), with a all zero.
 	var d [32]byte
 	k.d.PutBytes(&d)
@@ -155,8 +204,7 @@ func (k *schnorrKey) signSchnorr(hash []byte) [64]byte {
 	}
 
 	// k' = tagged_hash("BIP0340/nonce", t || P || m) mod n. BIP 340's
-	// failure case k' = 0 has negligible probability; the loop below only
-	// guards the arithmetic.
+	// failure case k' = 0 has negligible probability.
 	rand := chainhash.TaggedHash(chainhash.TagBIP0340Nonce, t[:], k.xonly[:], hash)
 	var nonce secp256k1.ModNScalar
 	nonce.SetBytes((*[32]byte)(rand))
@@ -179,13 +227,34 @@ func (k *schnorrKey) signSchnorr(hash []byte) [64]byte {
 	eh := chainhash.TaggedHash(chainhash.TagBIP0340Challenge, rx[:], k.xonly[:], hash)
 	var e secp256k1.ModNScalar
 	e.SetBytes((*[32]byte)(eh))
-	s := new(secp256k1.ModNScalar).Mul2(&e, &k.d).Add(&nonce)
-	nonce.Zero()
+	var s secp256k1.ModNScalar
+	s.Mul2(&e, &k.d).Add(&nonce)
 
 	var sig [64]byte
 	copy(sig[:32], rx[:])
 	s.PutBytesUnchecked(sig[32:])
-	return sig
+	return sig, nonce
+}
+
+// proveSchnorr reports whether sig (64 bytes, or 65 with a hash-type byte)
+// is a valid BIP 340 signature of hash by the key, given the nonce the
+// signer used (after its parity adjustment), without curve arithmetic: s
+// is below n and s = k + e*d (mod n), with e the challenge hash of sig's R,
+// the key and the message. With R = kG, as the signer derived it, that is
+// what BIP 340 verification establishes: sG - eP = kG = R.
+func (k *schnorrKey) proveSchnorr(sig, hash []byte, nonce *secp256k1.ModNScalar) bool {
+	if (len(sig) != 64 && len(sig) != 65) || len(hash) != 32 || nonce.IsZero() || k.d.IsZero() {
+		return false
+	}
+	var s secp256k1.ModNScalar
+	if overflow := s.SetByteSlice(sig[32:64]); overflow {
+		return false
+	}
+	eh := chainhash.TaggedHash(chainhash.TagBIP0340Challenge, sig[:32], k.xonly[:], hash)
+	var e, want secp256k1.ModNScalar
+	e.SetBytes((*[32]byte)(eh))
+	want.Mul2(&e, &k.d).Add(nonce)
+	return s.Equals(&want)
 }
 
 // auxZeroHash is tagged_hash("BIP0340/aux", 32 zero bytes).

@@ -1,11 +1,13 @@
 package sign
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/descwallet/descwallet/internal/script"
@@ -64,7 +66,13 @@ const (
 func SignTransaction(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 	p *Provider, hashType txscript.SigHashType) ([]InputError, error) {
 
-	ctx := newTxContext(tx, coins, p, hashType)
+	return newTxContext(tx, coins, p, hashType).run()
+}
+
+// run signs and verifies every input and writes the results into the
+// transaction (SignTransaction).
+func (ctx *txContext) run() ([]InputError, error) {
+	tx := ctx.tx
 	n := len(tx.TxIn)
 	results := make([]inputResult, n)
 
@@ -153,7 +161,8 @@ func missingAmountError(c *Coin) error {
 
 // txContext is what every input's signer shares: the transaction as given
 // (read only while signing), the coins by input, the sighash midstates built
-// once, and the provider.
+// once, the provider, and the call's signature cache of proven signatures
+// (see seedProven).
 type txContext struct {
 	tx        *wire.MsgTx
 	coins     []*Coin
@@ -163,6 +172,18 @@ type txContext struct {
 	provider  *Provider
 	hashType  txscript.SigHashType
 	single    bool
+
+	sigCache *txscript.SigCache
+	// proven and unproven count the signatures made in this call that
+	// were proven and seeded, and those whose proof failed.
+	proven   atomic.Int64
+	unproven atomic.Int64
+
+	// Test hooks, nil in use: sigHashFault replaces the hash a new
+	// signature is made over; sigFault alters a new signature (DER for
+	// ECDSA, 64 or 65 bytes for Schnorr) before it is proven.
+	sigHashFault func([]byte) []byte
+	sigFault     func([]byte)
 }
 
 func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
@@ -176,6 +197,10 @@ func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 		provider: p,
 		hashType: hashType,
 		single:   hashType&^txscript.SigHashAnyOneCanPay == txscript.SigHashSingle,
+		// One entry per signature made here (entries are keyed by the
+		// signature hash, so signatures of one hash share an entry); the
+		// engine also adds the existing signatures it verifies in full.
+		sigCache: txscript.NewSigCache(uint(2*len(tx.TxIn) + 8)),
 	}
 	for i, in := range tx.TxIn {
 		c := coins[in.PreviousOutPoint]
@@ -553,9 +578,49 @@ func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, 
 	if err != nil {
 		return nil, false
 	}
-	sig := append(SignECDSA(k.priv, hash), byte(ht))
+	if s.ctx.sigHashFault != nil {
+		hash = s.ctx.sigHashFault(hash)
+	}
+	der, nonce := signECDSA(k.priv, hash)
+	if s.ctx.sigFault != nil {
+		s.ctx.sigFault(der)
+	}
+	if bytes.Equal(pub, k.pubBytes) && proveECDSA(der, hash, &k.priv.Key, &nonce) {
+		s.ctx.seedProven(hash, der, pub)
+	} else {
+		s.ctx.unproven.Add(1)
+	}
+	nonce.Zero()
+	sig := append(der[:len(der):len(der)], byte(ht))
 	s.sigs[id] = sigPair{pub: pub, sig: sig}
 	return sig, true
+}
+
+// seedProven records a signature made in this call, and proven with its
+// private key and nonce, in the call's signature cache: sig is what the
+// script engine looks up (DER without the hash-type byte for ECDSA, the
+// whole 64 or 65 bytes for Schnorr), pub the key as the script holds it.
+//
+// Core verifies each signature it makes against its public key and then
+// runs the script interpreter, which verifies it once more. Here each new
+// signature is proven instead with the private key and the nonce it was
+// made with (proveECDSA, proveSchnorr): a few scalar operations that check
+// the same equation a verification checks, where a verification needs two
+// curve multiplications. The script engine then runs every input under the
+// standard flags as before: it checks every script rule, the encodings of
+// the signatures and keys, and it computes the signature hash itself. It
+// finds a signature in the cache only when its own hash, the signature
+// bytes and the key bytes all match an entry, so a signature made over a
+// wrong hash, for another key or altered after its proof misses the cache
+// and is verified in full, and fails. Signatures that were already in the
+// input are never seeded: the engine verifies them in full. A signature
+// whose proof fails is not seeded either; it is left to the engine, which
+// rejects it.
+func (ctx *txContext) seedProven(hash, sig, pub []byte) {
+	var h chainhash.Hash
+	copy(h[:], hash)
+	ctx.sigCache.Add(h, sig, pub)
+	ctx.proven.Add(1)
 }
 
 // sigHash computes the legacy or BIP 143 signature hash of this input.

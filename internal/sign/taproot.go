@@ -155,7 +155,7 @@ func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		return [][]byte{s.schnorrSig(sk, hash)}, true
+		return [][]byte{s.schnorrSig(sk, hash, outputKey)}, true
 	}
 
 	if td == nil {
@@ -177,13 +177,29 @@ func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
 }
 
 // schnorrSig signs hash with the call's hash type: 64 bytes for DEFAULT,
-// otherwise followed by the hash-type byte.
-func (s *inputSigner) schnorrSig(sk *schnorrKey, hash []byte) []byte {
-	sig := sk.signSchnorr(hash)
-	out := sig[:]
+// otherwise followed by the hash-type byte. The signature is proven and
+// seeded in the call's signature cache (seedProven) for pub, the x-only key
+// the script engine will check it against (the output key on the key path,
+// the leaf's key on a script path), when that is the signing key.
+func (s *inputSigner) schnorrSig(sk *schnorrKey, hash, pub []byte) []byte {
+	if s.ctx.sigHashFault != nil {
+		hash = s.ctx.sigHashFault(hash)
+	}
+	sig, nonce := sk.signSchnorrNonce(hash)
+	out := make([]byte, 64, 65)
+	copy(out, sig[:])
 	if s.ctx.hashType != SigHashDefault {
 		out = append(out, byte(s.ctx.hashType))
 	}
+	if s.ctx.sigFault != nil {
+		s.ctx.sigFault(out)
+	}
+	if bytes.Equal(pub, sk.xonly[:]) && sk.proveSchnorr(out, hash, &nonce) {
+		s.ctx.seedProven(hash, out, pub)
+	} else {
+		s.ctx.unproven.Add(1)
+	}
+	nonce.Zero()
 	return out
 }
 
@@ -278,5 +294,5 @@ func (t *tapSatisfier) Sign(i int) ([]byte, miniscript.Availability) {
 		return nil, miniscript.No
 	}
 	plain, _ := k.schnorrKeys()
-	return t.s.schnorrSig(plain, hash), miniscript.Yes
+	return t.s.schnorrSig(plain, hash, t.keys[i]), miniscript.Yes
 }

@@ -57,7 +57,7 @@ func (s *inputSigner) verify(scriptSig []byte, witness wire.TxWitness) error {
 	}
 	defer func() { s.view.TxIn[s.idx] = orig }()
 
-	vm, err := txscript.NewEngine(pk, s.view, s.idx, VerifyFlags, nil,
+	vm, err := txscript.NewEngine(pk, s.view, s.idx, VerifyFlags, s.ctx.sigCache,
 		s.ctx.sigHashes, s.coin.Amount, s.ctx.fetcher)
 	if err != nil {
 		return err
