@@ -3,14 +3,13 @@ package chain
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math/big"
 
-	"github.com/btcsuite/btcd/btcutil/v2/gcs"
-	"github.com/btcsuite/btcd/btcutil/v2/gcs/builder"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 )
@@ -122,13 +121,16 @@ type Filter struct {
 	// are the filter's SipHash key.
 	BlockHash chainhash.Hash
 
-	f   *gcs.Filter
-	key [gcs.KeySize]byte
+	n   uint32
+	set []uint64 // the decoded elements, ascending
+	nm  uint64   // n·M, the range of the elements
+	sip sipKey
 	raw []byte
 }
 
 // DecodeFilter decodes a serialized basic filter (the element count as a
-// compact size, then the Golomb-coded set) of block hash.
+// compact size, then the Golomb-coded set) of block hash. The whole set is
+// decoded: a filter whose set ends early is rejected.
 func DecodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
 	if len(raw) > MaxFilterBytes {
 		return nil, chainErr(ErrBadReply, fmt.Sprintf(
@@ -141,51 +143,53 @@ func DecodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
 		return nil, chainErr(ErrBadReply, "filter of "+hash.String(), err)
 	}
 	// Each element takes at least P+1 bits of the set.
-	maxN := uint64(r.Len()) * 8 / (builder.DefaultP + 1)
+	maxN := uint64(r.Len()) * 8 / (filterP + 1)
 	if n > maxN {
 		return nil, chainErr(ErrBadReply, fmt.Sprintf(
 			"filter of %s: %d elements cannot fit in %d bytes", hash,
 			n, r.Len()), nil)
 	}
-	f, err := gcs.FromNBytes(builder.DefaultP, builder.DefaultM, raw)
-	if err != nil {
-		return nil, chainErr(ErrBadReply, "filter of "+hash.String(), err)
+	set, ok := decodeSet(raw[len(raw)-r.Len():], n)
+	if !ok {
+		return nil, chainErr(ErrBadReply, fmt.Sprintf(
+			"filter of %s: the set ends before its %d elements",
+			hash, n), nil)
 	}
-	return &Filter{BlockHash: hash, f: f, key: builder.DeriveKey(&hash),
+	return &Filter{BlockHash: hash, n: uint32(n), set: set,
+		nm: n * filterM,
+		sip: newSipKey(binary.LittleEndian.Uint64(hash[0:8]),
+			binary.LittleEndian.Uint64(hash[8:16])),
 		raw: append([]byte(nil), raw...)}, nil
 }
 
 // N returns the number of elements in the filter.
-func (f *Filter) N() uint32 { return f.f.N() }
+func (f *Filter) N() uint32 { return f.n }
 
 // Bytes returns the serialized filter as the backend sent it.
 func (f *Filter) Bytes() []byte { return f.raw }
 
 // Match reports whether the filter may hold script (false positives at a
-// rate of 1/784931, no false negatives).
+// rate of 1/784931, no false negatives). The error is always nil: the set
+// was checked when decoded.
 func (f *Filter) Match(script []byte) (bool, error) {
-	if f.f.N() == 0 || len(script) == 0 {
+	if len(f.set) == 0 || len(script) == 0 {
 		return false, nil
 	}
-	ok, err := f.f.Match(f.key, script)
-	if err != nil {
-		return false, chainErr(ErrBadReply, "filter of "+
-			f.BlockHash.String(), err)
-	}
-	return ok, nil
+	return contains(f.set, f.value(script)), nil
 }
 
-// MatchAny reports whether the filter may hold any of scripts.
+// MatchAny reports whether the filter may hold any of scripts. The error
+// is always nil: the set was checked when decoded.
 func (f *Filter) MatchAny(scripts [][]byte) (bool, error) {
-	if f.f.N() == 0 || len(scripts) == 0 {
+	if len(f.set) == 0 {
 		return false, nil
 	}
-	ok, err := f.f.MatchAny(f.key, scripts)
-	if err != nil {
-		return false, chainErr(ErrBadReply, "filter of "+
-			f.BlockHash.String(), err)
+	for _, s := range scripts {
+		if contains(f.set, f.value(s)) {
+			return true, nil
+		}
 	}
-	return ok, nil
+	return false, nil
 }
 
 // decodeHexResult reads a JSON string of hex digits of at most maxBytes

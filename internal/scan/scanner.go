@@ -295,6 +295,7 @@ func (s *Scanner) wrapCtx(ctx context.Context, err error) error {
 type watch struct {
 	gen       uint64
 	scripts   [][]byte
+	prepared  *chain.Watch // scripts, for filter matching
 	scriptSet map[string]struct{}
 	outpoints map[wire.OutPoint]struct{}
 }
@@ -305,6 +306,7 @@ func (s *Scanner) loadWatch(ctx context.Context, old *watch) (*watch, error) {
 		return nil, err
 	}
 	w := &watch{gen: wl.Generation, scripts: wl.Scripts,
+		prepared:  chain.NewWatch(wl.Scripts),
 		scriptSet: make(map[string]struct{}, len(wl.Scripts)),
 		outpoints: make(map[wire.OutPoint]struct{}, len(wl.Outpoints))}
 	for _, sc := range wl.Scripts {
@@ -398,7 +400,7 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 
 	// The current scripts, for the producer's filter matching.
 	var scriptsMu sync.Mutex
-	curScripts, curGen := w.scripts, w.gen
+	curScripts, curGen := w.prepared, w.gen
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -441,7 +443,7 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 			return res, nil, win.err
 		}
 		if useFilters && win.gen != w.gen {
-			if err := s.rematch(ctx, win, 0, w.scripts); err != nil {
+			if err := s.rematch(ctx, win, 0, w.prepared); err != nil {
 				return res, nil, err
 			}
 		}
@@ -462,10 +464,10 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 							return res, nil, err
 						}
 						scriptsMu.Lock()
-						curScripts, curGen = w.scripts, w.gen
+						curScripts, curGen = w.prepared, w.gen
 						scriptsMu.Unlock()
 						if useFilters {
-							if err := s.rematch(ctx, win, i+1, w.scripts); err != nil {
+							if err := s.rematch(ctx, win, i+1, w.prepared); err != nil {
 								return res, nil, err
 							}
 						}
@@ -521,7 +523,7 @@ func (s *Scanner) advance(next int32, blocks int) {
 
 // fetchWindow fetches the hashes of [lo, hi] and either every block or the
 // filters and the blocks whose filter matches scripts.
-func (s *Scanner) fetchWindow(ctx context.Context, lo, hi int32, filters bool, scripts [][]byte, gen uint64) *window {
+func (s *Scanner) fetchWindow(ctx context.Context, lo, hi int32, filters bool, scripts *chain.Watch, gen uint64) *window {
 	b := s.cfg.Backend
 	win := &window{start: lo, gen: gen}
 	heights := make([]int32, hi-lo+1)
@@ -559,7 +561,7 @@ func (s *Scanner) fetchWindow(ctx context.Context, lo, hi int32, filters bool, s
 // fetchMatching fetches the blocks of win from index from on whose filter
 // matches scripts and that are not fetched yet. A block without a filter is
 // fetched.
-func (s *Scanner) fetchMatching(ctx context.Context, win *window, from int, scripts [][]byte) error {
+func (s *Scanner) fetchMatching(ctx context.Context, win *window, from int, scripts *chain.Watch) error {
 	var want []chainhash.Hash
 	var idx []int
 	for i := from; i < len(win.hashes); i++ {
@@ -568,10 +570,7 @@ func (s *Scanner) fetchMatching(ctx context.Context, win *window, from int, scri
 		}
 		ok := true
 		if f := win.filters[i]; f != nil {
-			var err error
-			if ok, err = f.MatchAny(scripts); err != nil {
-				return err
-			}
+			ok = f.MatchWatch(scripts)
 		}
 		if ok {
 			want = append(want, win.hashes[i])
@@ -593,6 +592,6 @@ func (s *Scanner) fetchMatching(ctx context.Context, win *window, from int, scri
 
 // rematch matches the filters of win from index from on against scripts
 // and fetches the blocks that now match.
-func (s *Scanner) rematch(ctx context.Context, win *window, from int, scripts [][]byte) error {
+func (s *Scanner) rematch(ctx context.Context, win *window, from int, scripts *chain.Watch) error {
 	return s.fetchMatching(ctx, win, from, scripts)
 }

@@ -1,0 +1,218 @@
+package chain
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// BIP158 basic filter parameters: the Golomb-Rice parameter P and the
+// inverse false-positive rate M.
+const (
+	filterP = 19
+	filterM = 784931
+)
+
+// Watch is a list of scripts prepared for matching against many filters:
+// the scripts' bytes in one buffer. A Watch is read-only once built and safe
+// for concurrent use.
+type Watch struct {
+	buf  []byte
+	ends []int // ends[i] is where script i ends in buf
+}
+
+// NewWatch prepares scripts for Filter.MatchWatch.
+func NewWatch(scripts [][]byte) *Watch {
+	size := 0
+	for _, s := range scripts {
+		size += len(s)
+	}
+	w := &Watch{buf: make([]byte, 0, size), ends: make([]int, len(scripts))}
+	for i, s := range scripts {
+		w.buf = append(w.buf, s...)
+		w.ends[i] = len(w.buf)
+	}
+	return w
+}
+
+// Len returns the number of scripts.
+func (w *Watch) Len() int { return len(w.ends) }
+
+// decodeSet decodes the Golomb-Rice coded set of n elements in data (each
+// element a unary quotient and a filterP-bit remainder, bits most
+// significant first) into its sorted values. It reports false when data
+// ends before n elements.
+func decodeSet(data []byte, n uint64) ([]uint64, bool) {
+	if n == 0 {
+		return nil, true
+	}
+	set := make([]uint64, n)
+	var acc uint64  // bits not consumed yet, left-aligned
+	var have uint   // number of valid bits in acc
+	pos := 0        // next byte of data
+	var last uint64 // running sum of the deltas
+	for i := range set {
+		// Quotient: count ones up to the terminating zero.
+		var q uint64
+		for {
+			if have == 0 {
+				if pos+8 <= len(data) {
+					acc = binary.BigEndian.Uint64(data[pos:])
+					pos += 8
+					have = 64
+				} else if pos < len(data) {
+					acc = uint64(data[pos]) << 56
+					pos++
+					have = 8
+				} else {
+					return nil, false
+				}
+			}
+			ones := uint(bits.LeadingZeros64(^acc))
+			if ones >= have {
+				q += uint64(have)
+				have = 0
+				continue
+			}
+			q += uint64(ones)
+			acc <<= ones + 1
+			have -= ones + 1
+			break
+		}
+		// Remainder: filterP bits.
+		var r uint64
+		need := uint(filterP)
+		for need > 0 {
+			if have == 0 {
+				if pos+8 <= len(data) {
+					acc = binary.BigEndian.Uint64(data[pos:])
+					pos += 8
+					have = 64
+				} else if pos < len(data) {
+					acc = uint64(data[pos]) << 56
+					pos++
+					have = 8
+				} else {
+					return nil, false
+				}
+			}
+			take := min(need, have)
+			r = r<<take | acc>>(64-take)
+			acc <<= take
+			have -= take
+			need -= take
+		}
+		last += q<<filterP | r
+		set[i] = last
+	}
+	return set, true
+}
+
+// sipKey is a SipHash-2-4 key prepared as its initial state.
+type sipKey struct {
+	v0, v1, v2, v3 uint64
+}
+
+// newSipKey derives the initial SipHash state of the 128-bit key k0, k1.
+func newSipKey(k0, k1 uint64) sipKey {
+	return sipKey{
+		v0: k0 ^ 0x736f6d6570736575,
+		v1: k1 ^ 0x646f72616e646f6d,
+		v2: k0 ^ 0x6c7967656e657261,
+		v3: k1 ^ 0x7465646279746573,
+	}
+}
+
+// sum64 returns SipHash-2-4 of p under key k.
+func (k *sipKey) sum64(p []byte) uint64 {
+	v0, v1, v2, v3 := k.v0, k.v1, k.v2, k.v3
+	last := uint64(len(p)) << 56
+	for len(p) >= 8 {
+		m := binary.LittleEndian.Uint64(p)
+		p = p[8:]
+		v3 ^= m
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+		v0 ^= m
+	}
+	for i := len(p) - 1; i >= 0; i-- {
+		last |= uint64(p[i]) << (8 * uint(i))
+	}
+	v3 ^= last
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0 ^= last
+	v2 ^= 0xff
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
+	return v0 ^ v1 ^ v2 ^ v3
+}
+
+// sipRound is one SipRound of state v0..v3.
+func sipRound(v0, v1, v2, v3 uint64) (uint64, uint64, uint64, uint64) {
+	v0 += v1
+	v1 = bits.RotateLeft64(v1, 13)
+	v1 ^= v0
+	v0 = bits.RotateLeft64(v0, 32)
+	v2 += v3
+	v3 = bits.RotateLeft64(v3, 16)
+	v3 ^= v2
+	v0 += v3
+	v3 = bits.RotateLeft64(v3, 21)
+	v3 ^= v0
+	v2 += v1
+	v1 = bits.RotateLeft64(v1, 17)
+	v1 ^= v2
+	v2 = bits.RotateLeft64(v2, 32)
+	return v0, v1, v2, v3
+}
+
+// smallSet is the largest filter probed element by element; larger sets
+// are searched by bisection.
+const smallSet = 16
+
+// contains reports whether the sorted set holds v.
+func contains(set []uint64, v uint64) bool {
+	if len(set) <= smallSet {
+		for _, e := range set {
+			if e == v {
+				return true
+			}
+		}
+		return false
+	}
+	lo, hi := 0, len(set)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if set[m] < v {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	return lo < len(set) && set[lo] == v
+}
+
+// value returns the filter value of item: its SipHash under the filter's
+// key mapped onto [0, N·M) by the high half of a 128-bit product.
+func (f *Filter) value(item []byte) uint64 {
+	hi, _ := bits.Mul64(f.sip.sum64(item), f.nm)
+	return hi
+}
+
+// MatchWatch reports whether the filter may hold any of w's scripts
+// (false positives at a rate of 1/784931 per script, no false negatives).
+func (f *Filter) MatchWatch(w *Watch) bool {
+	if len(f.set) == 0 {
+		return false
+	}
+	start := 0
+	for _, end := range w.ends {
+		if contains(f.set, f.value(w.buf[start:end])) {
+			return true
+		}
+		start = end
+	}
+	return false
+}
