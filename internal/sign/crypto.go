@@ -151,8 +151,12 @@ func nonceAt(dBytes, hash, extra []byte, iteration uint32) (secp256k1.ModNScalar
 	// R = kG; r = R.x mod n, with only X brought to affine form.
 	var kG secp256k1.JacobianPoint
 	secp256k1.ScalarBaseMultNonConst(k, &kG)
-	var zInv, x secp256k1.FieldVal
-	zInv.Set(&kG.Z).Inverse()
+	zInv, ok := invertField(&kG.Z)
+	if !ok {
+		k.Zero()
+		return secp256k1.ModNScalar{}, secp256k1.ModNScalar{}
+	}
+	var x secp256k1.FieldVal
 	zInv.Square()
 	x.Mul2(&kG.X, &zInv).Normalize()
 	var xb [32]byte
@@ -213,9 +217,9 @@ func (k *schnorrKey) signSchnorrNonce(hash []byte) ([64]byte, secp256k1.ModNScal
 	// R = k'G, with k negated when R.y is odd.
 	var R secp256k1.JacobianPoint
 	secp256k1.ScalarBaseMultNonConst(&nonce, &R)
-	R.ToAffine()
-	R.X.Normalize()
-	R.Y.Normalize()
+	if !toAffine(&R) {
+		R.ToAffine()
+	}
 	if R.Y.IsOdd() {
 		nonce.Negate()
 	}

@@ -30,7 +30,7 @@ type Key struct {
 // NewKey wraps a private key; compressed selects the public key
 // serialization the key stands for (33 or 65 bytes).
 func NewKey(priv *secp256k1.PrivateKey, compressed bool) *Key {
-	k := &Key{priv: priv, pub: priv.PubKey(), compressed: compressed}
+	k := &Key{priv: priv, pub: pubKeyOf(&priv.Key), compressed: compressed}
 	if compressed {
 		k.pubBytes = k.pub.SerializeCompressed()
 	} else {
@@ -113,8 +113,7 @@ func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
 		ts.SetBytes((*[32]byte)(t))
 		d := k.plain.d
 		d.Add(&ts)
-		pub := secp256k1.NewPrivateKey(&d).PubKey()
-		k.tweaked = newSchnorrKey(&d, pub)
+		k.tweaked = newSchnorrKey(&d, pubKeyOf(&d))
 	})
 	return k.plain, k.tweaked
 }

@@ -118,7 +118,7 @@ func (k *Key) tweakedKey(root []byte) *schnorrKey {
 	if d.IsZero() {
 		return nil
 	}
-	return newSchnorrKey(&d, secp256k1.NewPrivateKey(&d).PubKey())
+	return newSchnorrKey(&d, pubKeyOf(&d))
 }
 
 // signTaproot is Core's SignTaproot. The key path comes first: the
