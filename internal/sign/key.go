@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"crypto/sha256"
 	"sync"
 
 	"github.com/btcsuite/btcd/address/v2/base58"
@@ -119,11 +120,11 @@ func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
 }
 
 func hash160(b []byte) [20]byte {
-	sha := chainhash.HashB(b)
+	sha := sha256.Sum256(b)
 	h := ripemd160.New()
-	h.Write(sha)
+	h.Write(sha[:])
 	var out [20]byte
-	copy(out[:], h.Sum(nil))
+	h.Sum(out[:0])
 	return out
 }
 

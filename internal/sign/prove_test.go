@@ -308,3 +308,36 @@ func TestSigHashMismatchVerifiedInFull(t *testing.T) {
 		}
 	}
 }
+
+// TestNeedsDataEmptyFails backs the shortcut in extract: an empty input of
+// each template needsData names fails the script engine, and other
+// scripts are not named.
+func TestNeedsDataEmptyFails(t *testing.T) {
+	k := benchKey(3)
+	h := hash160(k.PubKey())
+	wsh := sha256.Sum256([]byte{0x51})
+	named := [][]byte{
+		script.PayToPubKeyHash(h[:]),
+		script.PayToScriptHash(h[:]),
+		script.PayToWitnessPubKeyHash(h[:]),
+		script.PayToWitnessScriptHash(wsh[:]),
+		p2trFor(k),
+	}
+	for i, pk := range named {
+		if !needsData(pk) {
+			t.Fatalf("script %d not named", i)
+		}
+		tx, coins := benchTx(1, func(int) []byte { return pk })
+		ctx := newTxContext(tx, coins, NewProvider(), txscript.SigHashAll)
+		s := &inputSigner{ctx: ctx, idx: 0, view: ctx.newView(), coin: ctx.coins[0]}
+		if err := s.verify(nil, nil); err == nil {
+			t.Fatalf("script %d: empty input verifies", i)
+		}
+	}
+	for i, pk := range [][]byte{{0x51}, script.PayToPubKey(k.PubKey()), script.PayToAnchor(),
+		append([]byte{0x00, 0x13}, make([]byte, 19)...)} {
+		if needsData(pk) {
+			t.Fatalf("other script %d named", i)
+		}
+	}
+}

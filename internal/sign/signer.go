@@ -319,7 +319,12 @@ func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
 	pk := s.coin.PkScript
 
 	// Core checks existing data without the transaction-wide precomputed
-	// data, so a taproot signature never verifies at this stage.
+	// data, so a taproot signature never verifies at this stage. An empty
+	// input of a template that needs a signature or a script cannot
+	// verify, and has nothing to extract: the engine is not run for it.
+	if len(scriptSig) == 0 && len(witness) == 0 && needsData(pk) {
+		return
+	}
 	if !isTaproot(pk) && s.verify(scriptSig, witness) == nil {
 		s.complete = true
 		return
@@ -687,6 +692,23 @@ func pushStack(scr []byte) ([][]byte, bool) {
 		pc = next
 	}
 	return stack, true
+}
+
+// needsData reports whether pk is a P2PKH, P2SH, P2WPKH, P2WSH or taproot
+// output: with an empty scriptSig and witness such an input always fails
+// verification (its script, or the program check, needs stack items).
+func needsData(pk []byte) bool {
+	switch {
+	case len(pk) == 25 && pk[0] == 0x76 && pk[1] == 0xa9 && pk[2] == 0x14 && pk[23] == 0x88 && pk[24] == 0xac:
+		return true
+	case len(pk) == 23 && pk[0] == 0xa9 && pk[1] == 0x14 && pk[22] == 0x87:
+		return true
+	case len(pk) == 22 && pk[0] == 0x00 && pk[1] == 0x14:
+		return true
+	case len(pk) == 34 && pk[0] == 0x00 && pk[1] == 0x20:
+		return true
+	}
+	return isTaproot(pk)
 }
 
 func isTaproot(pk []byte) bool {
