@@ -22,6 +22,20 @@
 //   - every incomplete input is verified with btcd's script engine under the
 //     standard flags and its failure reported with Core's text.
 //
+// Core verifies each signature it makes with the public key, and its
+// script interpreter then verifies it again. Here each new signature is
+// proven instead with the private key and the nonce it was made with (for
+// ECDSA s*k = e + r*d, for BIP 340 s = k + e*d, modulo the group order:
+// the equations a verification establishes, checked with a few scalar
+// operations) and recorded in a signature cache for this call only, under
+// its signature hash, its bytes and the key bytes of the script. The
+// engine still runs every input and checks every script rule and encoding;
+// it computes each signature hash itself and takes a signature from the
+// cache only when hash, signature and key all match, so anything else
+// (signatures already in the input, a signature over a wrong hash, an
+// altered one) is verified in full. A signature whose proof fails is not
+// recorded and is left to the engine, which rejects it.
+//
 // Signatures are Core's: ECDSA with the RFC 6979 nonce, low S and Core's
 // low-R grinding (SignECDSA), and BIP 340 Schnorr with 32 zero bytes of
 // auxiliary randomness. Legacy (BIP 16 era), BIP 143 and BIP 341 signature
