@@ -2,6 +2,7 @@ package rpc
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -57,5 +58,25 @@ func BenchmarkAuthCheck(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		a.check(goodAuth)
+	}
+}
+
+// BenchmarkHTTP1 measures one request over a keep-alive loopback
+// connection through the HTTP/1.1 front end (client time included).
+func BenchmarkHTTP1(b *testing.B) {
+	s, _ := newTestServer(b, Config{})
+	c := dial(b, listen(b, s))
+	req := []byte(post("/", benchBody, ""))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.c.Write(req); err != nil {
+			b.Fatal(err)
+		}
+		resp, err := http.ReadResponse(c.rd, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
 	}
 }

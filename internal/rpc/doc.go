@@ -41,6 +41,19 @@
 // translates. Any other error, and any panic, becomes -1 with a generic
 // message; the details go to the log at error level, never to the client.
 //
+// # Transport
+//
+// Server.Serve answers a listener with a small, strict HTTP/1.1 front end
+// (http1.go): one goroutine per connection, requests parsed by hand,
+// keep-alive and pipelining, chunked bodies, Expect: 100-continue, and
+// libevent's limits (8192 bytes of headers, 32 MiB bodies,
+// -rpcservertimeout as the read and idle deadline, no write deadline).
+// Each reply goes out in one write. Server also implements http.Handler
+// for net/http and httptest; both paths share Server.handle, the one place
+// where the allow-list, routing, method, authentication, body, work-queue
+// and envelope rules live. Shutdown stops accepting, closes idle
+// connections and lets running calls finish.
+//
 // # Concurrency
 //
 // The server runs handlers on a bounded pool of workers (-rpcthreads) with a

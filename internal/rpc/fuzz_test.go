@@ -1,10 +1,16 @@
 package rpc
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/descwallet/descwallet/internal/testvec"
@@ -138,4 +144,118 @@ func decodeNumbers(b []byte) (any, error) {
 	var v any
 	err := d.Decode(&v)
 	return v, err
+}
+
+// fakeConn is a connection whose client sent in and then half-closed; the
+// server's writes collect in out.
+type fakeConn struct {
+	in     *bytes.Reader
+	out    bytes.Buffer
+	closed bool
+}
+
+func (c *fakeConn) Read(p []byte) (int, error) {
+	if c.closed {
+		return 0, net.ErrClosed
+	}
+	return c.in.Read(p)
+}
+
+func (c *fakeConn) Write(p []byte) (int, error) {
+	if c.closed {
+		return 0, net.ErrClosed
+	}
+	return c.out.Write(p)
+}
+
+func (c *fakeConn) Close() error                     { c.closed = true; return nil }
+func (c *fakeConn) LocalAddr() net.Addr              { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8332} }
+func (c *fakeConn) RemoteAddr() net.Addr             { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 5555} }
+func (c *fakeConn) SetDeadline(time.Time) error      { return nil }
+func (c *fakeConn) SetReadDeadline(time.Time) error  { return nil }
+func (c *fakeConn) SetWriteDeadline(time.Time) error { return nil }
+
+// FuzzHTTP1 feeds arbitrary bytes to the HTTP/1.1 front end as one
+// connection's input: it must never panic, and what it writes back is a
+// sequence of well-formed replies, none after one that announced the
+// connection's end.
+func FuzzHTTP1(f *testing.F) {
+	body := `{"method":"echo","params":[1],"id":1}`
+	req := "POST / HTTP/1.1\r\nHost: x\r\nAuthorization: Basic dTpw\r\nContent-Length: " +
+		strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	for _, s := range []string{
+		req, req + req, strings.Replace(req, "HTTP/1.1", "HTTP/1.0", 1),
+		"POST /wallet/a%20b HTTP/1.1\r\nAuthorization: Basic dTpw\r\nTransfer-Encoding: chunked\r\n\r\n4;x\r\n{\"me\r\n0\r\nT: 1\r\n\r\n",
+		"POST / HTTP/1.1\r\nExpect: 100-continue\r\nAuthorization: Basic dTpw\r\nContent-Length: 2\r\n\r\n[]",
+		"GET / HTTP/1.1\r\n\r\nHEAD / HTTP/1.1\r\n\r\nDELETE /x HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc" + req,
+		"POST / HTTP/1.1\r\nAuthorization: Basic eDp5\r\nConnection: close\r\n\r\n",
+		"\r\n\r\nPOST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n",
+		"POST / HTTP/1.1\r\nA: 1\r\n b\r\n\r\n", "POST / HTTP/1.1\nAuthorization: Basic dTpw\nContent-Length: 2\n\n{}",
+	} {
+		f.Add([]byte(s))
+	}
+	block := make(chan struct{})
+	close(block)
+	s, logs := newTestServer(f, Config{Methods: testMethods(block), AuthFailDelay: time.Nanosecond})
+	f.Fuzz(func(t *testing.T, in []byte) {
+		fc := &fakeConn{in: bytes.NewReader(in)}
+		c := s.newConn(fc)
+		c.serve()
+		if !fc.closed {
+			t.Fatal("connection not closed at the end of its input")
+		}
+		if strings.Contains(logs.String(), "panic in RPC server") {
+			t.Fatalf("panic:\n%s", logs.String())
+		}
+		logs.mu.Lock()
+		logs.b.Reset()
+		logs.mu.Unlock()
+		out := bufio.NewReader(&fc.out)
+		for n := 0; ; n++ {
+			line, err := out.ReadString('\n')
+			if err == io.EOF && line == "" {
+				return
+			}
+			if err != nil || !strings.HasPrefix(line, "HTTP/1.1 ") || len(line) < 14 || !strings.HasSuffix(line, "\r\n") {
+				t.Fatalf("reply %d: bad status line %q", n, line)
+			}
+			status, err := strconv.Atoi(line[9:12])
+			if err != nil {
+				t.Fatalf("reply %d: status %q", n, line)
+			}
+			length, closing := -1, false
+			for {
+				h, err := out.ReadString('\n')
+				if err != nil || !strings.HasSuffix(h, "\r\n") {
+					t.Fatalf("reply %d: truncated headers", n)
+				}
+				if h == "\r\n" {
+					break
+				}
+				name, value, ok := strings.Cut(strings.TrimSuffix(h, "\r\n"), ": ")
+				if !ok {
+					t.Fatalf("reply %d: header %q", n, h)
+				}
+				switch name {
+				case "Content-Length":
+					if length, err = strconv.Atoi(value); err != nil {
+						t.Fatalf("reply %d: %q", n, h)
+					}
+				case "Connection":
+					closing = value == "close"
+				}
+			}
+			switch {
+			case length >= 0:
+				if _, err := out.Discard(length); err != nil {
+					t.Fatalf("reply %d: body shorter than %d", n, length)
+				}
+			case status != 100 && status != 204 && status != 405:
+				t.Fatalf("reply %d: status %d without Content-Length", n, status)
+			}
+			if closing && out.Buffered() > 0 {
+				t.Fatalf("reply %d announced the end, more follows", n)
+			}
+		}
+	})
 }

@@ -82,8 +82,10 @@ type Server struct {
 	cancel  context.CancelFunc
 	stopped atomic.Bool
 
-	mu    sync.Mutex
-	https []*http.Server
+	mu        sync.Mutex
+	listeners map[net.Listener]struct{}
+	conns     map[*conn]struct{}
+	connWG    sync.WaitGroup
 }
 
 // NewServer builds a server from cfg. Method names must be unique.
@@ -185,74 +187,81 @@ func (s *Server) allowed(remote string) bool {
 	return false
 }
 
-type ctxKey int
-
-const connAllowedKey ctxKey = 1
-
-// Serve accepts connections on l until Shutdown. It returns
-// http.ErrServerClosed after a clean shutdown.
+// Serve accepts connections on l and answers them with the server's
+// HTTP/1.1 front end until Shutdown. It returns http.ErrServerClosed after
+// a clean shutdown.
 func (s *Server) Serve(l net.Listener) error {
-	hs := &http.Server{
-		Handler:        s,
-		ReadTimeout:    s.readTimeout,
-		IdleTimeout:    s.readTimeout,
-		MaxHeaderBytes: maxHeaderBytes,
-		ErrorLog:       slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
-		// The allow-list is checked once per connection.
-		ConnContext: func(ctx context.Context, c net.Conn) context.Context {
-			return context.WithValue(ctx, connAllowedKey, s.allowed(c.RemoteAddr().String()))
-		},
-	}
-	s.mu.Lock()
-	if s.stopped.Load() {
-		s.mu.Unlock()
-		return http.ErrServerClosed
-	}
-	s.https = append(s.https, hs)
-	s.mu.Unlock()
-	return hs.Serve(l)
+	return s.serveHTTP1(l)
 }
 
-// Shutdown stops accepting connections, waits for running calls to finish
-// (until ctx ends), then cancels the handlers' context.
+// Shutdown stops accepting connections, closes idle ones, waits for
+// running calls to finish and their replies to be written (until ctx
+// ends, then every connection is closed), then cancels the handlers'
+// context.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.mu.Lock()
-	s.stopped.Store(true)
-	hss := s.https
-	s.mu.Unlock()
-	var first error
-	for _, hs := range hss {
-		if err := hs.Shutdown(ctx); err != nil && first == nil {
-			first = err
-		}
-	}
+	err := s.shutdownHTTP1(ctx)
 	s.cancel()
-	return first
+	return err
 }
 
 // Response header values, shared (net/http does not modify them).
 var (
 	hdrJSON       = []string{"application/json"}
 	hdrHTML       = []string{"text/html; charset=ISO-8859-1"}
-	hdrZero       = []string{"0"}
 	hdrAuth       = []string{`Basic realm="jsonrpc"`}
 	hdrClose      = []string{"close"}
 	onlyPostReply = "JSONRPC server handles only POST requests"
+	workQueueFull = "Work queue depth exceeded"
 )
 
-// emptyReply writes a body-less libevent-style reply.
-func emptyReply(w http.ResponseWriter, status int) {
-	h := w.Header()
-	h["Content-Type"] = hdrHTML
-	h["Content-Length"] = hdrZero
-	w.WriteHeader(status)
+// Content types of the replies.
+const (
+	ctypeJSON = "application/json"
+	ctypeHTML = "text/html; charset=ISO-8859-1"
+)
+
+// request is the transport-independent view of one HTTP request, filled by
+// the HTTP/1.1 front end or from a net/http request.
+type request struct {
+	method   string
+	uri      string // request target, as sent
+	remote   string // peer "host:port", for the log
+	allowed  bool   // the peer passed the allow-list
+	authz    string // first Authorization value
+	hasAuthz bool   // an Authorization header was sent
+	length   int64  // Content-Length; -1 when unknown (chunked)
+	body     bodySource
 }
 
-// bufPool recycles request and reply buffers.
+// bodySource reads a request body on demand, after authentication.
+type bodySource interface {
+	// readBody appends the whole body to buf; it fails with errTooLarge
+	// once more than MaxBodySize bytes arrive.
+	readBody(buf []byte) ([]byte, error)
+}
+
+// reply is the answer to one request: status, the few headers the server
+// ever sends, and the body.
+type reply struct {
+	status       int
+	ctype        string // Content-Type, "" for none
+	length       bool   // send Content-Length: len(body)
+	authenticate bool   // send WWW-Authenticate
+	close        bool   // send Connection: close and close the connection
+	abort        bool   // send nothing and drop the connection
+	body         []byte
+}
+
+// emptyReply is a body-less libevent-style reply.
+func emptyReply(status int) reply {
+	return reply{status: status, ctype: ctypeHTML, length: true}
+}
+
+// bufPool recycles request and reply buffers of the net/http path.
 var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
-// ServeHTTP answers one HTTP request: allow-list, routing, method, auth,
-// body, worker slot, envelope.
+// ServeHTTP answers one request received through net/http (tests,
+// httptest) with the same rules as the HTTP/1.1 front end.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -263,115 +272,156 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			panic(http.ErrAbortHandler)
 		}
 	}()
+	req := request{
+		method:  r.Method,
+		uri:     r.RequestURI,
+		remote:  r.RemoteAddr,
+		allowed: s.allowed(r.RemoteAddr),
+		length:  r.ContentLength,
+		body:    netHTTPBody{r.Body, r.ContentLength},
+	}
+	if authz, ok := r.Header["Authorization"]; ok {
+		req.hasAuthz = true
+		if len(authz) > 0 {
+			req.authz = authz[0]
+		}
+	}
+	bp := bufPool.Get().(*[]byte)
+	op := bufPool.Get().(*[]byte)
+	rep := s.handle(r.Context(), &req, bp, (*op)[:0])
+	if !rep.abort {
+		h := w.Header()
+		if rep.ctype == ctypeJSON {
+			h["Content-Type"] = hdrJSON
+		} else if rep.ctype != "" {
+			h["Content-Type"] = hdrHTML
+		}
+		if rep.length {
+			h["Content-Length"] = []string{strconv.Itoa(len(rep.body))}
+		}
+		if rep.authenticate {
+			h["Www-Authenticate"] = hdrAuth
+		}
+		if rep.close {
+			h["Connection"] = hdrClose
+		}
+		w.WriteHeader(rep.status)
+		if len(rep.body) > 0 {
+			w.Write(rep.body)
+		}
+	}
+	if rep.body != nil {
+		*op = rep.body[:0]
+	}
+	for _, b := range [...]*[]byte{bp, op} {
+		if cap(*b) <= 1<<20 {
+			bufPool.Put(b)
+		}
+	}
+}
 
-	if ok, set := r.Context().Value(connAllowedKey).(bool); set && !ok || !set && !s.allowed(r.RemoteAddr) {
-		s.log.Warn("connection from a forbidden address", "peer", r.RemoteAddr)
-		emptyReply(w, http.StatusForbidden)
-		return
+// netHTTPBody reads a net/http request body.
+type netHTTPBody struct {
+	r io.Reader
+	n int64 // Content-Length, -1 when unknown
+}
+
+func (b netHTTPBody) readBody(buf []byte) ([]byte, error) {
+	if b.r == nil {
+		return buf, nil
+	}
+	if b.n >= 0 && int64(cap(buf)-len(buf)) < b.n {
+		buf = append(make([]byte, 0, int64(len(buf))+b.n), buf...)
+	}
+	return readAll(b.r, buf)
+}
+
+// handle answers one request: allow-list, routing, method, auth, body,
+// worker slot, envelope. in holds the request body buffer (grown as
+// needed); the reply body is appended to out. ctx bounds the waits (the
+// delay after wrong credentials, the work queue).
+func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte) reply {
+	if !r.allowed {
+		s.log.Warn("connection from a forbidden address", "peer", r.remote)
+		return emptyReply(http.StatusForbidden)
 	}
 	if s.stopped.Load() {
-		w.Header()["Connection"] = hdrClose
-		emptyReply(w, http.StatusServiceUnavailable)
-		return
+		rep := emptyReply(http.StatusServiceUnavailable)
+		rep.close = true
+		return rep
 	}
 
 	// Routing: "/" exactly, or the /wallet/ prefix.
 	var t target
-	uri := r.RequestURI
-	switch {
+	switch uri := r.uri; {
 	case uri == "/":
 	case strings.HasPrefix(uri, "/wallet/"):
 		t = target{wallet: urlDecode(uri[len("/wallet/"):]), walletURI: true}
 	default:
-		emptyReply(w, http.StatusNotFound)
-		return
+		return emptyReply(http.StatusNotFound)
 	}
 
 	// Only POST carries JSON-RPC.
-	switch r.Method {
+	switch r.method {
 	case http.MethodPost:
 	case http.MethodGet, http.MethodPut:
-		h := w.Header()
-		h["Content-Type"] = hdrHTML
-		h["Content-Length"] = []string{strconv.Itoa(len(onlyPostReply))}
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		io.WriteString(w, onlyPostReply)
-		return
+		return reply{status: http.StatusMethodNotAllowed, ctype: ctypeHTML, length: true,
+			body: append(out, onlyPostReply...)}
 	case http.MethodHead:
-		w.WriteHeader(http.StatusMethodNotAllowed)
-		return
+		return reply{status: http.StatusMethodNotAllowed}
 	default:
-		emptyReply(w, http.StatusMethodNotAllowed)
-		return
+		return emptyReply(http.StatusMethodNotAllowed)
 	}
 
 	// Authentication, before the body is looked at.
-	authz, present := r.Header["Authorization"]
-	if !present {
-		w.Header()["Www-Authenticate"] = hdrAuth
-		emptyReply(w, http.StatusUnauthorized)
-		return
+	if !r.hasAuthz {
+		rep := emptyReply(http.StatusUnauthorized)
+		rep.authenticate = true
+		return rep
 	}
-	if len(authz) == 0 || !s.auth.Check(authz[0]) {
-		s.log.Warn("incorrect password attempt", "peer", r.RemoteAddr)
+	if !s.auth.Check(r.authz) {
+		s.log.Warn("incorrect password attempt", "peer", r.remote)
+		timer := time.NewTimer(s.delay)
 		select {
-		case <-time.After(s.delay):
-		case <-r.Context().Done():
-			return
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return reply{abort: true}
 		}
-		w.Header()["Www-Authenticate"] = hdrAuth
-		emptyReply(w, http.StatusUnauthorized)
-		return
+		rep := emptyReply(http.StatusUnauthorized)
+		rep.authenticate = true
+		return rep
 	}
 
 	// The body, bounded.
-	if r.ContentLength > MaxBodySize {
-		emptyReply(w, http.StatusRequestEntityTooLarge)
-		return
+	if r.length > MaxBodySize {
+		rep := emptyReply(http.StatusRequestEntityTooLarge)
+		rep.close = true
+		return rep
 	}
-	bp := bufPool.Get().(*[]byte)
-	defer func() {
-		if cap(*bp) <= 1<<20 {
-			bufPool.Put(bp)
-		}
-	}()
-	body, err := readBody(r.Body, r.ContentLength, (*bp)[:0])
-	*bp = body[:0]
+	body, err := r.body.readBody((*in)[:0])
+	*in = body[:0]
 	if err != nil {
 		if errors.Is(err, errTooLarge) {
-			emptyReply(w, http.StatusRequestEntityTooLarge)
+			rep := emptyReply(http.StatusRequestEntityTooLarge)
+			rep.close = true
+			return rep
 		}
-		return
+		return reply{abort: true}
 	}
 
 	// A worker slot, or 503 when too many requests wait.
-	if !s.acquire(r.Context()) {
-		h := w.Header()
-		h["Content-Type"] = hdrHTML
-		msg := "Work queue depth exceeded"
-		h["Content-Length"] = []string{strconv.Itoa(len(msg))}
-		w.WriteHeader(http.StatusServiceUnavailable)
-		io.WriteString(w, msg)
-		return
+	if !s.acquire(ctx) {
+		return reply{status: http.StatusServiceUnavailable, ctype: ctypeHTML, length: true,
+			body: append(out, workQueueFull...)}
 	}
-	op := bufPool.Get().(*[]byte)
-	out, status := s.process(s.ctx, body, t, (*op)[:0])
+	out, status := s.process(s.ctx, body, t, out)
 	<-s.slots
 
 	if status == http.StatusNoContent {
-		w.WriteHeader(status)
-	} else {
-		out = append(out, '\n')
-		h := w.Header()
-		h["Content-Type"] = hdrJSON
-		h["Content-Length"] = []string{strconv.Itoa(len(out))}
-		w.WriteHeader(status)
-		w.Write(out)
+		return reply{status: status, body: out[:0]}
 	}
-	*op = out[:0]
-	if cap(out) <= 1<<20 {
-		bufPool.Put(op)
-	}
+	return reply{status: status, ctype: ctypeJSON, length: true, body: append(out, '\n')}
 }
 
 // acquire takes a worker slot, waiting in the bounded queue when all are
@@ -398,16 +448,8 @@ func (s *Server) acquire(ctx context.Context) bool {
 
 var errTooLarge = errors.New("request body too large")
 
-// readBody reads the whole body into buf, at most MaxBodySize bytes.
-func readBody(rd io.Reader, n int64, buf []byte) ([]byte, error) {
-	if n >= 0 {
-		if int64(cap(buf)) < n {
-			buf = make([]byte, 0, n)
-		}
-		buf = buf[:n]
-		_, err := io.ReadFull(rd, buf)
-		return buf, err
-	}
+// readAll reads rd to its end into buf, at most MaxBodySize bytes.
+func readAll(rd io.Reader, buf []byte) ([]byte, error) {
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
