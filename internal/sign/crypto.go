@@ -146,7 +146,8 @@ func nonceRFC6979(dBytes, hash, extra []byte) (secp256k1.ModNScalar, secp256k1.M
 // nonceAt returns the RFC 6979 nonce number iteration and its r (zero when
 // the nonce is unusable).
 func nonceAt(dBytes, hash, extra []byte, iteration uint32) (secp256k1.ModNScalar, secp256k1.ModNScalar) {
-	k := secp256k1.NonceRFC6979(dBytes, hash, extra, nil, iteration)
+	kv := nonceRFC6979At(dBytes, hash, extra, iteration)
+	k := &kv
 
 	// R = kG; r = R.x mod n, with only X brought to affine form.
 	var kG secp256k1.JacobianPoint

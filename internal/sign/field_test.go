@@ -62,3 +62,30 @@ func TestPubKeyOf(t *testing.T) {
 		}
 	}
 }
+
+// TestNonceRFC6979At compares nonceRFC6979At with the library's RFC 6979
+// for keys, hashes, extra data and iterations, and checks it allocates
+// nothing.
+func TestNonceRFC6979At(t *testing.T) {
+	for i := range 100 {
+		d := sha256.Sum256([]byte{byte(i), 'd'})
+		h := sha256.Sum256([]byte{byte(i), 'h'})
+		var extra []byte
+		if i%2 == 1 {
+			e := sha256.Sum256([]byte{byte(i), 'e'})
+			extra = e[:]
+		}
+		for it := range uint32(3) {
+			got := nonceRFC6979At(d[:], h[:], extra, it)
+			want := secp256k1.NonceRFC6979(d[:], h[:], extra, nil, it)
+			if !got.Equals(want) {
+				t.Fatalf("case %d iteration %d: nonce differs", i, it)
+			}
+		}
+	}
+	d := sha256.Sum256([]byte("d"))
+	h := sha256.Sum256([]byte("h"))
+	if n := testing.AllocsPerRun(20, func() { nonceRFC6979At(d[:], h[:], d[:], 1) }); n != 0 {
+		t.Fatalf("%v allocations", n)
+	}
+}
