@@ -13,11 +13,25 @@ const (
 )
 
 // Watch is a list of scripts prepared for matching against many filters:
-// the scripts' bytes in one buffer. A Watch is read-only once built and safe
-// for concurrent use.
+// the scripts' bytes in one buffer and, for hashing several at a time, their
+// SipHash message words grouped by length and interleaved. A Watch is
+// read-only once built and safe for concurrent use.
 type Watch struct {
 	buf  []byte
 	ends []int // ends[i] is where script i ends in buf
+
+	laneGroups []laneGroup
+}
+
+// lanes is how many scripts sipLanes hashes at once.
+const lanes = 12
+
+// laneGroup is lanes scripts of the same length (the last repeated to fill a
+// group) as SipHash message words: word i of script j at
+// words[lanes·i+j].
+type laneGroup struct {
+	n     int // words per script
+	words []uint64
 }
 
 // NewWatch prepares scripts for Filter.MatchWatch.
@@ -31,7 +45,50 @@ func NewWatch(scripts [][]byte) *Watch {
 		w.buf = append(w.buf, s...)
 		w.ends[i] = len(w.buf)
 	}
+	if haveSipLanes {
+		w.laneGroups = makeLaneGroups(scripts)
+	}
 	return w
+}
+
+// makeLaneGroups groups scripts by length into lane groups.
+func makeLaneGroups(scripts [][]byte) []laneGroup {
+	byLen := make(map[int][][]byte)
+	var lens []int
+	for _, s := range scripts {
+		if _, ok := byLen[len(s)]; !ok {
+			lens = append(lens, len(s))
+		}
+		byLen[len(s)] = append(byLen[len(s)], s)
+	}
+	var laneGroups []laneGroup
+	for _, l := range lens {
+		group := byLen[l]
+		n := l/8 + 1
+		for len(group) > 0 {
+			q := laneGroup{n: n, words: make([]uint64, lanes*n)}
+			for j := 0; j < lanes; j++ {
+				s := group[min(j, len(group)-1)]
+				for i := 0; i < n-1; i++ {
+					q.words[lanes*i+j] = binary.LittleEndian.Uint64(s[8*i:])
+				}
+				q.words[lanes*(n-1)+j] = lastWord(s[8*(n-1):], l)
+			}
+			group = group[min(lanes, len(group)):]
+			laneGroups = append(laneGroups, q)
+		}
+	}
+	return laneGroups
+}
+
+// lastWord returns the final SipHash message word of a message of n bytes
+// whose last n%8 bytes are p.
+func lastWord(p []byte, n int) uint64 {
+	m := uint64(n) << 56
+	for i := len(p) - 1; i >= 0; i-- {
+		m |= uint64(p[i]) << (8 * uint(i))
+	}
+	return m
 }
 
 // Len returns the number of scripts.
@@ -125,7 +182,7 @@ func newSipKey(k0, k1 uint64) sipKey {
 // sum64 returns SipHash-2-4 of p under key k.
 func (k *sipKey) sum64(p []byte) uint64 {
 	v0, v1, v2, v3 := k.v0, k.v1, k.v2, k.v3
-	last := uint64(len(p)) << 56
+	n := len(p)
 	for len(p) >= 8 {
 		m := binary.LittleEndian.Uint64(p)
 		p = p[8:]
@@ -134,9 +191,7 @@ func (k *sipKey) sum64(p []byte) uint64 {
 		v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 		v0 ^= m
 	}
-	for i := len(p) - 1; i >= 0; i-- {
-		last |= uint64(p[i]) << (8 * uint(i))
-	}
+	last := lastWord(p, n)
 	v3 ^= last
 	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
 	v0, v1, v2, v3 = sipRound(v0, v1, v2, v3)
@@ -205,6 +260,19 @@ func (f *Filter) value(item []byte) uint64 {
 // (false positives at a rate of 1/784931 per script, no false negatives).
 func (f *Filter) MatchWatch(w *Watch) bool {
 	if len(f.set) == 0 {
+		return false
+	}
+	if w.laneGroups != nil {
+		var out [lanes]uint64
+		for i := range w.laneGroups {
+			q := &w.laneGroups[i]
+			sipLanes(&f.sip, &q.words[0], q.n, &out)
+			for _, h := range out {
+				if v, _ := bits.Mul64(h, f.nm); contains(f.set, v) {
+					return true
+				}
+			}
+		}
 		return false
 	}
 	start := 0

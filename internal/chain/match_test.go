@@ -34,6 +34,45 @@ func TestSipHash(t *testing.T) {
 	}
 }
 
+// TestSipLanes checks the many-lane SipHash against the scalar one for
+// every script length from 0 to 64 bytes and group sizes that leave lanes
+// to fill.
+func TestSipLanes(t *testing.T) {
+	t.Parallel()
+	if !haveSipLanes {
+		t.Log("no many-lane SipHash on this processor; the scalar path is tested alone")
+		return
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	for n := 0; n <= 64; n++ {
+		count := 1 + rng.IntN(3*lanes)
+		var scripts [][]byte
+		for i := 0; i < count; i++ {
+			s := make([]byte, n)
+			for j := range s {
+				s[j] = byte(rng.Uint32())
+			}
+			scripts = append(scripts, s)
+		}
+		k := newSipKey(rng.Uint64(), rng.Uint64())
+		groups := makeLaneGroups(scripts)
+		if want := (count + lanes - 1) / lanes; len(groups) != want {
+			t.Fatalf("len %d: %d groups, want %d", n, len(groups), want)
+		}
+		var out [lanes]uint64
+		for g, q := range groups {
+			sipLanes(&k, &q.words[0], q.n, &out)
+			for j, h := range out {
+				s := scripts[min(g*lanes+j, count-1)]
+				if want := k.sum64(s); h != want {
+					t.Fatalf("len %d, script %d: %x, want %x", n,
+						g*lanes+j, h, want)
+				}
+			}
+		}
+	}
+}
+
 // randScript returns a script of 1 to 40 random bytes, most of them
 // of the sizes wallets use.
 func randScript(rng *rand.Rand) []byte {
@@ -115,11 +154,16 @@ func TestMatchDifferential(t *testing.T) {
 				t.Fatalf("round %d: MatchAny = %v, want %v", round,
 					got, want)
 			}
-			if len(list) > 0 {
-				if gotW := f.MatchWatch(NewWatch(list)); gotW != want {
-					t.Fatalf("round %d: MatchWatch = %v, want %v",
-						round, gotW, want)
-				}
+			w := NewWatch(list)
+			if gotW := f.MatchWatch(w); gotW != want {
+				t.Fatalf("round %d: MatchWatch = %v, want %v",
+					round, gotW, want)
+			}
+			scalar := *w
+			scalar.laneGroups = nil
+			if gotS := f.MatchWatch(&scalar); gotS != want {
+				t.Fatalf("round %d: scalar MatchWatch = %v, want %v",
+					round, gotS, want)
 			}
 		}
 	}
