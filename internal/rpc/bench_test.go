@@ -1,6 +1,7 @@
 package rpc
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -78,5 +79,20 @@ func BenchmarkHTTP1(b *testing.B) {
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
+	}
+}
+
+// BenchmarkHTTP1Conn measures the front end without the network: a
+// connection carrying many pipelined requests is parsed, answered and
+// written to memory. One op is one request.
+func BenchmarkHTTP1Conn(b *testing.B) {
+	s, _ := newTestServer(b, Config{})
+	const perConn = 1000
+	in := []byte(strings.Repeat(post("/", benchBody, ""), perConn))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i += perConn {
+		fc := &fakeConn{in: bytes.NewReader(in)}
+		fc.out.Grow(200 * perConn)
+		s.newConn(fc).serve()
 	}
 }
