@@ -307,7 +307,7 @@ func (c *Client) Filters(ctx context.Context, hashes []chainhash.Hash) ([]*Filte
 				"%s: %s %s: no filter", c.c.name, cl.Method,
 				subject), nil)
 		}
-		if out[i], err = DecodeFilter(raw, hashes[i]); err != nil {
+		if out[i], err = decodeFilter(raw, hashes[i]); err != nil {
 			return nil, err
 		}
 	}

@@ -132,6 +132,11 @@ type Filter struct {
 // compact size, then the Golomb-coded set) of block hash. The whole set is
 // decoded: a filter whose set ends early is rejected.
 func DecodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
+	return decodeFilter(append([]byte(nil), raw...), hash)
+}
+
+// decodeFilter is DecodeFilter keeping raw, which the caller gives up.
+func decodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
 	if len(raw) > MaxFilterBytes {
 		return nil, chainErr(ErrBadReply, fmt.Sprintf(
 			"filter of %s: %d bytes exceed the limit of %d", hash,
@@ -159,7 +164,7 @@ func DecodeFilter(raw []byte, hash chainhash.Hash) (*Filter, error) {
 		nm: n * filterM,
 		sip: newSipKey(binary.LittleEndian.Uint64(hash[0:8]),
 			binary.LittleEndian.Uint64(hash[8:16])),
-		raw: append([]byte(nil), raw...)}, nil
+		raw: raw}, nil
 }
 
 // N returns the number of elements in the filter.
@@ -192,11 +197,35 @@ func (f *Filter) MatchAny(scripts [][]byte) (bool, error) {
 	return false, nil
 }
 
+// plainString returns the contents of raw when raw is a JSON string
+// without escapes (the form hex and hashes take), false otherwise.
+func plainString(raw json.RawMessage) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return nil, false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 || bytes.IndexByte(body, '"') >= 0 {
+		return nil, false
+	}
+	return body, true
+}
+
 // decodeHexResult reads a JSON string of hex digits of at most maxBytes
 // decoded bytes.
 func decodeHexResult(raw json.RawMessage, maxBytes int) ([]byte, error) {
 	if len(raw) > 2*maxBytes+2 {
 		return nil, fmt.Errorf("hex longer than %d bytes", maxBytes)
+	}
+	if body, ok := plainString(raw); ok {
+		// Straight from the reply bytes: no intermediate string.
+		out := make([]byte, hex.DecodedLen(len(body)))
+		if len(body)%2 == 1 {
+			return nil, hex.ErrLength
+		}
+		if _, err := hex.Decode(out, body); err != nil {
+			return nil, err
+		}
+		return out, nil
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -207,6 +236,16 @@ func decodeHexResult(raw json.RawMessage, maxBytes int) ([]byte, error) {
 
 // hashResult reads a JSON string holding a hash in RPC (byte-reversed) hex.
 func hashResult(raw json.RawMessage) (chainhash.Hash, error) {
+	var h chainhash.Hash
+	if body, ok := plainString(raw); ok && len(body) == 2*chainhash.HashSize {
+		var le [chainhash.HashSize]byte
+		if _, err := hex.Decode(le[:], body); err == nil {
+			for i := range le {
+				h[i] = le[chainhash.HashSize-1-i]
+			}
+			return h, nil
+		}
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return chainhash.Hash{}, err
@@ -214,11 +253,11 @@ func hashResult(raw json.RawMessage) (chainhash.Hash, error) {
 	if len(s) != 2*chainhash.HashSize {
 		return chainhash.Hash{}, fmt.Errorf("hash %q: wrong length", s)
 	}
-	h, err := chainhash.NewHashFromStr(s)
+	hp, err := chainhash.NewHashFromStr(s)
 	if err != nil {
 		return chainhash.Hash{}, err
 	}
-	return *h, nil
+	return *hp, nil
 }
 
 // satoshis converts an amount in BTC as JSON prints it (1.5, 0.00001,
