@@ -25,18 +25,28 @@ GLOBL rot16<>(SB), RODATA|NOPTR, $32
 	VPXOR a2, a1, a1; \
 	VPSHUFD $0xb1, a2, a2
 
-// ROUND3 is one SipRound on twelve lanes: Y0..Y3, Y4..Y7 and Y8..Y11.
-#define ROUND3 \
+// SROUND is one SipRound on a scalar lane: state a..d in registers.
+#define SROUND(a, b, c, d) \
+	ADDQ b, a; ROLQ $13, b; XORQ a, b; ROLQ $32, a; \
+	ADDQ d, c; ROLQ $16, d; XORQ c, d; \
+	ADDQ d, a; ROLQ $21, d; XORQ a, d; \
+	ADDQ b, c; ROLQ $17, b; XORQ c, b; ROLQ $32, c
+
+// ROUNDS is one SipRound on all fourteen lanes: twelve in vector registers
+// (Y0..Y3, Y4..Y7, Y8..Y11) and two in general registers (R8..R11,
+// R12..R15), which run on execution units the vector code leaves idle.
+#define ROUNDS \
 	ROUND(Y0, Y1, Y2, Y3, Y12); \
+	SROUND(R8, R9, R10, R11); \
 	ROUND(Y4, Y5, Y6, Y7, Y13); \
+	SROUND(R12, R13, R14, R15); \
 	ROUND(Y8, Y9, Y10, Y11, Y14)
 
-// func sipLanes(k *sipKey, words *uint64, n int, out *[12]uint64)
+// func sipLanes(k *sipKey, words *uint64, n int, out *[14]uint64)
 TEXT ·sipLanes(SB), NOSPLIT, $0-32
 	MOVQ k+0(FP), AX
 	MOVQ words+8(FP), SI
 	MOVQ n+16(FP), CX
-	MOVQ out+24(FP), DI
 	VPBROADCASTQ 0(AX), Y0
 	VPBROADCASTQ 8(AX), Y1
 	VPBROADCASTQ 16(AX), Y2
@@ -49,18 +59,30 @@ TEXT ·sipLanes(SB), NOSPLIT, $0-32
 	VMOVDQU Y1, Y9
 	VMOVDQU Y2, Y10
 	VMOVDQU Y3, Y11
+	MOVQ 0(AX), R8
+	MOVQ 8(AX), R9
+	MOVQ 16(AX), R10
+	MOVQ 24(AX), R11
+	MOVQ R8, R12
+	MOVQ R9, R13
+	MOVQ R10, R14
+	MOVQ R11, R15
 	VMOVDQU rot16<>(SB), Y15
 
 loop:
 	VPXOR (SI), Y3, Y3
 	VPXOR 32(SI), Y7, Y7
 	VPXOR 64(SI), Y11, Y11
-	ROUND3
-	ROUND3
+	XORQ 96(SI), R11
+	XORQ 104(SI), R15
+	ROUNDS
+	ROUNDS
 	VPXOR (SI), Y0, Y0
 	VPXOR 32(SI), Y4, Y4
 	VPXOR 64(SI), Y8, Y8
-	ADDQ $96, SI
+	XORQ 96(SI), R8
+	XORQ 104(SI), R12
+	ADDQ $112, SI
 	DECQ CX
 	JNZ loop
 
@@ -70,10 +92,12 @@ loop:
 	VPXOR Y12, Y2, Y2
 	VPXOR Y12, Y6, Y6
 	VPXOR Y12, Y10, Y10
-	ROUND3
-	ROUND3
-	ROUND3
-	ROUND3
+	XORQ BX, R10
+	XORQ BX, R14
+	ROUNDS
+	ROUNDS
+	ROUNDS
+	ROUNDS
 	VPXOR Y1, Y0, Y0
 	VPXOR Y3, Y2, Y2
 	VPXOR Y2, Y0, Y0
@@ -83,8 +107,17 @@ loop:
 	VPXOR Y9, Y8, Y8
 	VPXOR Y11, Y10, Y10
 	VPXOR Y10, Y8, Y8
+	XORQ R9, R8
+	XORQ R11, R10
+	XORQ R10, R8
+	XORQ R13, R12
+	XORQ R15, R14
+	XORQ R14, R12
+	MOVQ out+24(FP), DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y4, 32(DI)
 	VMOVDQU Y8, 64(DI)
+	MOVQ R8, 96(DI)
+	MOVQ R12, 104(DI)
 	VZEROUPPER
 	RET
