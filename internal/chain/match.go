@@ -24,7 +24,7 @@ type Watch struct {
 }
 
 // lanes is how many scripts sipLanes hashes at once.
-const lanes = 14
+const lanes = 15
 
 // laneGroup is lanes scripts of the same length (the last repeated to fill a
 // group) as SipHash message words: word i of script j at

@@ -7,6 +7,10 @@ DATA rot16<>+0x10(SB)/8, $0x0504030201000706
 DATA rot16<>+0x18(SB)/8, $0x0d0c0b0a09080f0e
 GLOBL rot16<>(SB), RODATA|NOPTR, $32
 
+// The constant SipHash folds into v2 before its last rounds.
+DATA final<>+0x00(SB)/8, $0xff
+GLOBL final<>(SB), RODATA|NOPTR, $8
+
 // ROUND is one SipRound on four lanes: state a0..a3, t scratch, Y15 the
 // rot16 shuffle. A shift pair and an OR make each rotation AVX2 lacks.
 #define ROUND(a0, a1, a2, a3, t) \
@@ -32,17 +36,19 @@ GLOBL rot16<>(SB), RODATA|NOPTR, $32
 	ADDQ d, a; ROLQ $21, d; XORQ a, d; \
 	ADDQ b, c; ROLQ $17, b; XORQ c, b; ROLQ $32, c
 
-// ROUNDS is one SipRound on all fourteen lanes: twelve in vector registers
-// (Y0..Y3, Y4..Y7, Y8..Y11) and two in general registers (R8..R11,
-// R12..R15), which run on execution units the vector code leaves idle.
+// ROUNDS is one SipRound on all fifteen lanes: twelve in vector registers
+// (Y0..Y3, Y4..Y7, Y8..Y11) and three in general registers (R8..R11,
+// R12..R15, AX BX DX DI), which run on execution units the vector code
+// leaves idle.
 #define ROUNDS \
 	ROUND(Y0, Y1, Y2, Y3, Y12); \
 	SROUND(R8, R9, R10, R11); \
 	ROUND(Y4, Y5, Y6, Y7, Y13); \
 	SROUND(R12, R13, R14, R15); \
-	ROUND(Y8, Y9, Y10, Y11, Y14)
+	ROUND(Y8, Y9, Y10, Y11, Y14); \
+	SROUND(AX, BX, DX, DI)
 
-// func sipLanes(k *sipKey, words *uint64, n int, out *[14]uint64)
+// func sipLanes(k *sipKey, words *uint64, n int, out *[15]uint64)
 TEXT ·sipLanes(SB), NOSPLIT, $0-32
 	MOVQ k+0(FP), AX
 	MOVQ words+8(FP), SI
@@ -67,6 +73,10 @@ TEXT ·sipLanes(SB), NOSPLIT, $0-32
 	MOVQ R9, R13
 	MOVQ R10, R14
 	MOVQ R11, R15
+	MOVQ R11, DI
+	MOVQ R10, DX
+	MOVQ R9, BX
+	MOVQ R8, AX
 	VMOVDQU rot16<>(SB), Y15
 
 loop:
@@ -75,6 +85,7 @@ loop:
 	VPXOR 64(SI), Y11, Y11
 	XORQ 96(SI), R11
 	XORQ 104(SI), R15
+	XORQ 112(SI), DI
 	ROUNDS
 	ROUNDS
 	VPXOR (SI), Y0, Y0
@@ -82,18 +93,18 @@ loop:
 	VPXOR 64(SI), Y8, Y8
 	XORQ 96(SI), R8
 	XORQ 104(SI), R12
-	ADDQ $112, SI
+	XORQ 112(SI), AX
+	ADDQ $120, SI
 	DECQ CX
 	JNZ loop
 
-	MOVQ $0xff, BX
-	MOVQ BX, X12
-	VPBROADCASTQ X12, Y12
+	VPBROADCASTQ final<>(SB), Y12
 	VPXOR Y12, Y2, Y2
 	VPXOR Y12, Y6, Y6
 	VPXOR Y12, Y10, Y10
-	XORQ BX, R10
-	XORQ BX, R14
+	XORQ $0xff, R10
+	XORQ $0xff, R14
+	XORQ $0xff, DX
 	ROUNDS
 	ROUNDS
 	ROUNDS
@@ -113,11 +124,15 @@ loop:
 	XORQ R13, R12
 	XORQ R15, R14
 	XORQ R14, R12
+	XORQ BX, AX
+	XORQ DI, DX
+	XORQ DX, AX
 	MOVQ out+24(FP), DI
 	VMOVDQU Y0, (DI)
 	VMOVDQU Y4, 32(DI)
 	VMOVDQU Y8, 64(DI)
 	MOVQ R8, 96(DI)
 	MOVQ R12, 104(DI)
+	MOVQ AX, 112(DI)
 	VZEROUPPER
 	RET
