@@ -6,6 +6,8 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
+
+	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // SignECDSA signs a 32-byte hash with priv the way Bitcoin Core does and
@@ -152,7 +154,7 @@ func nonceAt(dBytes, hash, extra []byte, iteration uint32) (secp256k1.ModNScalar
 	// R = kG; r = R.x mod n, with only X brought to affine form.
 	var kG secp256k1.JacobianPoint
 	secp256k1.ScalarBaseMultNonConst(k, &kG)
-	zInv, ok := invertField(&kG.Z)
+	zInv, ok := secp.InvertField(&kG.Z)
 	if !ok {
 		k.Zero()
 		return secp256k1.ModNScalar{}, secp256k1.ModNScalar{}
@@ -218,7 +220,7 @@ func (k *schnorrKey) signSchnorrNonce(hash []byte) ([64]byte, secp256k1.ModNScal
 	// R = k'G, with k negated when R.y is odd.
 	var R secp256k1.JacobianPoint
 	secp256k1.ScalarBaseMultNonConst(&nonce, &R)
-	if !toAffine(&R) {
+	if !secp.ToAffine(&R) {
 		R.ToAffine()
 	}
 	if R.Y.IsOdd() {
