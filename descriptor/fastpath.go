@@ -7,6 +7,8 @@ import (
 
 	"github.com/btcsuite/btcd/btcec/v2"
 	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
+
+	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // scriptBatch is the number of indexes whose points share one field
@@ -151,12 +153,9 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 				var ij btcec.JacobianPoint
 				btcec.ScalarBaseMultNonConst(&ks[j], &ij)
 				btcec.AddNonConst(&ij, &der.point, p)
-				if (p.X.IsZero() && p.Y.IsZero()) || p.Z.IsZero() {
+				if (p.X.IsZero() && p.Y.IsZero()) || !secp.ToAffine(p) {
 					return errInvalidChild
 				}
-				p.ToAffine()
-				p.X.Normalize()
-				p.Y.Normalize()
 				continue
 			}
 			p.X.Set(&batch.x[j])
@@ -208,5 +207,5 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 // hmacFor takes an HMAC keyed by the parent's chain code from the
 // deriver's pool; it is not returned, the walk owning it to the end.
 func hmacFor(d *pubDeriver) hash.Hash {
-	return d.macs.Get().(hash.Hash)
+	return d.macs.Get().(*macState).mac
 }

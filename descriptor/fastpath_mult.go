@@ -4,6 +4,8 @@ import (
 	"sync"
 
 	"github.com/btcsuite/btcd/btcec/v2"
+
+	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // Batched child points for the fast path.
@@ -37,7 +39,9 @@ func initBaseTable() {
 				acc.Set(&next)
 			}
 			a := acc
-			a.ToAffine()
+			if !secp.ToAffine(&a) {
+				a.ToAffine()
+			}
 			baseTable.x[w][b].Set(&a.X).Normalize()
 			baseTable.y[w][b].Set(&a.Y).Normalize()
 		}
@@ -133,8 +137,9 @@ func (b *pointBatch) addPending(np int) {
 		}
 		b.acc[i].Set(&running)
 	}
-	var inv btcec.FieldVal
-	inv.Set(&running).Inverse().Normalize()
+	// running is a product of non-zero field elements: never zero.
+	inv, _ := secp.InvertField(&running)
+	inv.Normalize()
 	for i := np - 1; i >= 0; i-- {
 		j := b.pending[i]
 		if b.bad[j] {

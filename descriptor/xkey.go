@@ -13,6 +13,8 @@ import (
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
+
+	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // KeyID is the HASH160 of a serialized public key, Core's CKeyID.
@@ -157,7 +159,9 @@ func privToPub(priv *[32]byte) ([]byte, bool) {
 	}
 	var p btcec.JacobianPoint
 	btcec.ScalarBaseMultNonConst(&s, &p)
-	p.ToAffine()
+	if !secp.ToAffine(&p) {
+		p.ToAffine()
+	}
 	return btcec.NewPublicKey(&p.X, &p.Y).SerializeCompressed(), true
 }
 
@@ -262,10 +266,9 @@ func (k *extKey) deriveChild(i uint32) (*extKey, error) {
 	parent.AsJacobian(&pj)
 	btcec.ScalarBaseMultNonConst(&il, &ij)
 	btcec.AddNonConst(&ij, &pj, &cj)
-	if (cj.X.IsZero() && cj.Y.IsZero()) || cj.Z.IsZero() {
+	if (cj.X.IsZero() && cj.Y.IsZero()) || !secp.ToAffine(&cj) {
 		return nil, errInvalidChild
 	}
-	cj.ToAffine()
 	copy(child.pub[:], btcec.NewPublicKey(&cj.X, &cj.Y).SerializeCompressed())
 	return child, nil
 }
@@ -294,12 +297,21 @@ var (
 // pubDeriver derives unhardened children of one public parent quickly: the
 // parent point stays decompressed and the HMAC keyed by its chain code is
 // reused, so a child costs one HMAC, one scalar base multiplication, one
-// point addition and one field inversion.
+// point addition and one (checked, fast) field inversion.
 type pubDeriver struct {
 	parent extKey
 	point  btcec.JacobianPoint // affine (Z = 1)
 	fp     [4]byte
-	macs   sync.Pool
+	macs   sync.Pool // of *macState
+}
+
+// macState is an HMAC-SHA512 keyed by the parent's chain code with its
+// input and output buffers, pooled together so that a derivation, writing
+// through the hash.Hash interface, allocates none of them.
+type macState struct {
+	mac  hash.Hash
+	data [37]byte
+	ilr  [64]byte
 }
 
 func newPubDeriver(parent *extKey) (*pubDeriver, error) {
@@ -310,7 +322,7 @@ func newPubDeriver(parent *extKey) (*pubDeriver, error) {
 	d := &pubDeriver{parent: *parent.neuter(), fp: parent.fingerprint()}
 	p.AsJacobian(&d.point)
 	chain := d.parent.chain
-	d.macs.New = func() any { return hmac.New(sha512.New, chain[:]) }
+	d.macs.New = func() any { return &macState{mac: hmac.New(sha512.New, chain[:])} }
 	return d, nil
 }
 
@@ -320,36 +332,32 @@ func (d *pubDeriver) child(i uint32, pub *[33]byte, chain *[32]byte) error {
 	if i&hardenedFlag != 0 {
 		return errHardened
 	}
-	var data [37]byte
-	copy(data[:33], d.parent.pub[:])
-	binary.BigEndian.PutUint32(data[33:], i)
-	mac := d.macs.Get().(hash.Hash)
-	mac.Reset()
-	mac.Write(data[:])
-	var ilr [64]byte
-	mac.Sum(ilr[:0])
-	d.macs.Put(mac)
+	m := d.macs.Get().(*macState)
+	copy(m.data[:33], d.parent.pub[:])
+	binary.BigEndian.PutUint32(m.data[33:], i)
+	m.mac.Reset()
+	m.mac.Write(m.data[:])
+	m.mac.Sum(m.ilr[:0])
 	var il btcec.ModNScalar
-	if overflow := il.SetByteSlice(ilr[:32]); overflow {
+	overflow := il.SetByteSlice(m.ilr[:32])
+	if chain != nil {
+		copy(chain[:], m.ilr[32:])
+	}
+	d.macs.Put(m)
+	if overflow {
 		return errInvalidChild
 	}
 	var ij, cj btcec.JacobianPoint
 	btcec.ScalarBaseMultNonConst(&il, &ij)
 	btcec.AddNonConst(&ij, &d.point, &cj)
-	if (cj.X.IsZero() && cj.Y.IsZero()) || cj.Z.IsZero() {
+	if (cj.X.IsZero() && cj.Y.IsZero()) || !secp.ToAffine(&cj) {
 		return errInvalidChild
 	}
-	cj.ToAffine()
-	cj.X.Normalize()
-	cj.Y.Normalize()
 	pub[0] = 2
 	if cj.Y.IsOdd() {
 		pub[0] = 3
 	}
 	cj.X.PutBytesUnchecked(pub[1:])
-	if chain != nil {
-		copy(chain[:], ilr[32:])
-	}
 	return nil
 }
 
