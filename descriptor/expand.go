@@ -54,13 +54,17 @@ func (d *Descriptor) Expand(index uint32, cache *Cache) ([]Output, error) {
 	if index >= hardenedFlag && d.IsRange() {
 		return nil, makeError(ErrNotRange, "index out of range")
 	}
-	e := d.env(cache)
-	out := newCollector()
-	scripts, err := d.root.expand(index, e, out)
+	// The environment and the collector of one expansion are allocated
+	// together.
+	x := &struct {
+		e   env
+		out collector
+	}{e: env{net: d.net, keys: d.keys, cache: cache, memo: d.memo}}
+	scripts, err := d.root.expand(index, &x.e, &x.out)
 	if err != nil {
 		return nil, err
 	}
-	return d.root.outputs(scripts, out), nil
+	return d.root.outputs(scripts, &x.out), nil
 }
 
 // ExpandRange expands every index in [begin, end] (inclusive) and returns the
@@ -121,6 +125,17 @@ func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, e
 
 // expand returns the scripts of n at pos (one, except for combo()).
 func (n *node) expand(pos uint32, e *env, out *collector) ([][]byte, error) {
+	if len(n.keys) == 1 && len(n.subs) == 0 && (n.kind == KindPKH || n.kind == KindWPKH) {
+		// The common single-key scripts, without the key and script lists.
+		p, err := n.keys[0].derive(pos, e, out)
+		if err != nil {
+			return nil, err
+		}
+		if n.kind == KindPKH {
+			return out.single(p2pkh(p)), nil
+		}
+		return out.single(p2wpkh(p)), nil
+	}
 	pubs := make([][]byte, len(n.keys))
 	for i, k := range n.keys {
 		p, err := k.derive(pos, e, out)
@@ -180,10 +195,10 @@ func (n *node) expand(pos uint32, e *env, out *collector) ([][]byte, error) {
 		return [][]byte{append(b, 0x9c)}, nil // OP_NUMEQUAL
 	case KindSH:
 		out.addScript(subs[0])
-		return [][]byte{p2sh(subs[0])}, nil
+		return out.single(p2sh(subs[0])), nil
 	case KindWSH:
 		out.addScript(subs[0])
-		return [][]byte{p2wsh(subs[0])}, nil
+		return out.single(p2wsh(subs[0])), nil
 	case KindTR:
 		tr, ok := makeTaproot(xonlyOf(pubs[0]), n.depths, subs)
 		if !ok {
@@ -221,7 +236,12 @@ func (n *node) expand(pos uint32, e *env, out *collector) ([][]byte, error) {
 
 // outputs turns the scripts of the top node into Outputs.
 func (n *node) outputs(scripts [][]byte, c *collector) []Output {
-	res := make([]Output, len(scripts))
+	var res []Output
+	if len(scripts) == 1 {
+		res = c.outBuf[:]
+	} else {
+		res = make([]Output, len(scripts))
+	}
 	for i, s := range scripts {
 		o := Output{ScriptPubKey: s, Keys: c.keys, Scripts: c.scripts, Trees: c.trees}
 		switch n.kind {

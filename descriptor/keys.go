@@ -125,6 +125,18 @@ type collector struct {
 	keys    []Key
 	scripts map[[20]byte][]byte
 	trees   map[[32]byte]*Taproot
+	// keyBuf backs keys while there is one; one holds the script list a
+	// single-script node returns (its caller reads it at once); outBuf
+	// backs Expand's result when there is one output.
+	keyBuf [1]Key
+	one    [1][]byte
+	outBuf [1]Output
+}
+
+// single returns the script list [s], held in c.
+func (c *collector) single(s []byte) [][]byte {
+	c.one[0] = s
+	return c.one[:]
 }
 
 func newCollector() *collector {
@@ -140,7 +152,15 @@ func (c *collector) addKey(pub []byte, origin KeyOrigin, override bool) {
 		}
 		return
 	}
-	c.keys = append(c.keys, Key{PubKey: append([]byte(nil), pub...), Origin: origin})
+	c.addOwnedKey(append([]byte(nil), pub...), origin)
+}
+
+// addOwnedKey is addKey for a key new to c whose bytes c may keep.
+func (c *collector) addOwnedKey(pub []byte, origin KeyOrigin) {
+	if c.keys == nil {
+		c.keys = c.keyBuf[:0]
+	}
+	c.keys = append(c.keys, Key{PubKey: pub, Origin: origin})
 }
 
 // find returns the position of pub among the keys met, or -1.
@@ -396,6 +416,12 @@ func (k *bip32Key) havePrivate(e *env) bool {
 	return ok
 }
 
+// derivedKey holds a derived public key and its origin path.
+type derivedKey struct {
+	pub  [33]byte
+	path [8]uint32
+}
+
 // derive finds the public key at pos: from the cache when it has what is
 // needed, else from the memoised parent, else by derivation (with the
 // private key when the path has hardened steps).
@@ -403,8 +429,15 @@ func (k *bip32Key) derive(pos uint32, e *env, out *collector) ([]byte, error) {
 	if k.mp != nil {
 		return nil, makeError(ErrMultipath, "cannot expand a multipath descriptor; expand its branches")
 	}
+	// The child's key bytes and origin path share one allocation when the
+	// path is short, as it nearly always is.
+	kb := new(derivedKey)
 	origin := KeyOrigin{Fingerprint: k.rootFP}
-	origin.Path = make([]uint32, len(k.path), len(k.path)+1)
+	if n := len(k.path); n < len(kb.path) {
+		origin.Path = kb.path[: n : n+1]
+	} else {
+		origin.Path = make([]uint32, n, n+1)
+	}
 	copy(origin.Path, k.path)
 	switch k.derive_ {
 	case unhardenedRanged:
@@ -442,14 +475,21 @@ func (k *bip32Key) derive(pos uint32, e *env, out *collector) ([]byte, error) {
 			return nil, err
 		}
 		if k.derive_ == unhardenedRanged {
-			var pub [33]byte
-			if err := d.child(pos, &pub, nil); err != nil {
+			if err := d.child(pos, &kb.pub, nil); err != nil {
 				return nil, err
 			}
-			final = &extKey{pub: pub}
-		} else {
-			final = &d.parent
+			pub := kb.pub[:]
+			if out.find(pub) < 0 {
+				out.addOwnedKey(pub, origin)
+			}
+			if havePriv {
+				if priv, err := e.memo.privChild(k, privRoot, pos); err == nil {
+					out.setPriv(pub, priv[:])
+				}
+			}
+			return pub, nil
 		}
+		final = &d.parent
 	}
 	out.addKey(final.pub[:], origin, false)
 	if havePriv {

@@ -356,18 +356,29 @@ func pushInt(b []byte, v int) []byte {
 }
 
 func p2pkh(pub []byte) []byte {
+	b := make([]byte, 25)
+	b[0], b[1], b[2] = 0x76, 0xa9, 20
 	h := hash160(pub)
-	return append(append([]byte{0x76, 0xa9, 20}, h[:]...), 0x88, 0xac)
+	copy(b[3:], h[:])
+	b[23], b[24] = 0x88, 0xac
+	return b
 }
 
 func p2wpkh(pub []byte) []byte {
+	b := make([]byte, 22)
+	b[1] = 20
 	h := hash160(pub)
-	return append([]byte{0x00, 20}, h[:]...)
+	copy(b[2:], h[:])
+	return b
 }
 
 func p2sh(s []byte) []byte {
+	b := make([]byte, 23)
+	b[0], b[1] = 0xa9, 20
 	h := hash160(s)
-	return append(append([]byte{0xa9, 20}, h[:]...), 0x87)
+	copy(b[2:], h[:])
+	b[22] = 0x87
+	return b
 }
 
 func p2wsh(s []byte) []byte {
