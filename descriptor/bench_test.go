@@ -75,3 +75,22 @@ func BenchmarkExpandRange100k(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkExpandWPKHOrigin is BenchmarkExpandWPKH with a key origin, the
+// form wallets import: [fingerprint/84h/0h/0h]xpub/0/*.
+func BenchmarkExpandWPKHOrigin(b *testing.B) {
+	d, err := Parse("wpkh([d34db33f/84h/0h/0h]"+benchXPub+"/0/*)", &chaincfg.MainNetParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := d.Expand(0, nil); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := d.Expand(uint32(i%(1<<31)), nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

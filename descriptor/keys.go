@@ -552,6 +552,31 @@ func (k *originKey) str(m strMode, e *env) (string, bool) {
 }
 
 func (k *originKey) derive(pos uint32, e *env, out *collector) ([]byte, error) {
+	// The inner key records its keys in out directly; when the derived key
+	// is new there, its origin gets ours prepended. A key out already held
+	// (the same key twice in a descriptor) takes the general way below,
+	// which merges with the inner origin of this occurrence.
+	before := len(out.keys)
+	pub, err := k.inner.derive(pos, e, out)
+	if err != nil {
+		return nil, err
+	}
+	if i := out.find(pub); i >= before {
+		o := &out.keys[i].Origin
+		var path []uint32
+		if n := len(k.origin.Path) + len(o.Path); n > 0 {
+			path = append(append(make([]uint32, 0, n), k.origin.Path...), o.Path...)
+		}
+		*o = KeyOrigin{Fingerprint: k.origin.Fingerprint, Path: path}
+		return pub, nil
+	}
+	return k.deriveMerged(pos, e, out)
+}
+
+// deriveMerged derives the inner key into a collector of its own, then
+// merges its keys into out with this key's origin prepended to the derived
+// key's.
+func (k *originKey) deriveMerged(pos uint32, e *env, out *collector) ([]byte, error) {
 	sub := newCollector()
 	pub, err := k.inner.derive(pos, e, sub)
 	if err != nil {
