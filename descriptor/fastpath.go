@@ -24,7 +24,8 @@ const scriptBatch = 256
 // cache (so a later Expand finds the cache filled), but builds no Output:
 // for pkh(), wpkh(), sh(wpkh()) and tr() of one unhardened-ranged BIP 32 key
 // it computes the child points in batches that share one field inversion
-// and hashes them into scripts with no allocation per index; other
+// per addition step (its math/big GCD allocates a little, per step of a
+// batch) and hashes them into scripts with no allocation per index; other
 // descriptors go through Expand. An error stops the walk.
 func (d *Descriptor) ForEachScript(begin, end uint32, cache *Cache, fn func(index uint32, scripts [][]byte) error) error {
 	if len(d.branches) > 0 {
