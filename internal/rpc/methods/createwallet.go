@@ -40,12 +40,8 @@ func newCreateWallet(d *Deps) *rpc.Method {
 			if opts.Blank, err = boolOr(req, 2, false); err != nil {
 				return nil, err
 			}
-			if req.Has(3) {
-				p, err := req.String(3)
-				if err != nil {
-					return nil, err
-				}
-				opts.Passphrase = &p
+			if opts.Passphrase, err = optString(req, 3); err != nil {
+				return nil, err
 			}
 			if opts.AvoidReuse, err = boolOr(req, 4, false); err != nil {
 				return nil, err

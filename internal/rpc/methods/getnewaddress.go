@@ -23,21 +23,13 @@ func newGetNewAddress(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			var label *string
-			if req.Has(0) {
-				l, err := req.String(0)
-				if err != nil {
-					return nil, err
-				}
-				label = &l
+			label, err := optString(req, 0)
+			if err != nil {
+				return nil, err
 			}
-			var typ *string
-			if req.Has(1) {
-				s, err := req.String(1)
-				if err != nil {
-					return nil, err
-				}
-				typ = &s
+			typ, err := optString(req, 1)
+			if err != nil {
+				return nil, err
 			}
 			addr, err := w.NewAddressOfType(ctx, false, typ, label)
 			if err != nil {
@@ -64,13 +56,9 @@ func newGetRawChangeAddress(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			var typ *string
-			if req.Has(0) {
-				s, err := req.String(0)
-				if err != nil {
-					return nil, err
-				}
-				typ = &s
+			typ, err := optString(req, 0)
+			if err != nil {
+				return nil, err
 			}
 			addr, err := w.NewAddressOfType(ctx, true, typ, nil)
 			if err != nil {

@@ -35,6 +35,18 @@ func optBool(req *rpc.Request, i int) (*bool, error) {
 	return &b, nil
 }
 
+// optString reads an optional string argument: nil when absent or null.
+func optString(req *rpc.Request, i int) (*string, error) {
+	if !req.Has(i) {
+		return nil, nil
+	}
+	s, err := req.String(i)
+	if err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
 // boolOr reads an optional bool argument with a default.
 func boolOr(req *rpc.Request, i int, def bool) (bool, error) {
 	if !req.Has(i) {
