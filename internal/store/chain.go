@@ -48,70 +48,59 @@ type ChainSnapshot struct {
 
 // LoadChain reads the wallet's transactions and chain state.
 func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.db == nil {
-		return nil, storeErr(ErrDatabase, "database is closed", nil)
-	}
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "begin read", err)
-	}
-	defer tx.Rollback()
 	snap := &ChainSnapshot{}
-	rows, err := tx.QueryContext(ctx, `SELECT txid, seq, raw, time_received, block_hash,
-		block_height, block_time, block_index FROM wallet_txs ORDER BY seq`)
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, block_hash,
+			block_height, block_time, block_index FROM wallet_txs ORDER BY seq`, func(rows *sql.Rows) error {
+			var t WalletTx
+			var id, hash []byte
+			var height, btime, bindex sql.NullInt64
+			if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &hash, &height,
+				&btime, &bindex); err != nil {
+				return err
+			}
+			copy(t.TxID[:], id)
+			t.Height = -1
+			if height.Valid {
+				t.Height = int32(height.Int64)
+				copy(t.BlockHash[:], hash)
+				t.BlockTime = btime.Int64
+				t.BlockIndex = int32(bindex.Int64)
+			}
+			snap.Txs = append(snap.Txs, t)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read chain state", "SELECT height, hash FROM chain_blocks ORDER BY height",
+			func(rows *sql.Rows) error {
+				var b BlockRef
+				var hash []byte
+				if err := rows.Scan(&b.Height, &hash); err != nil {
+					return err
+				}
+				copy(b.Hash[:], hash)
+				snap.Recent = append(snap.Recent, b)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		var rs RescanState
+		err = tx.QueryRowContext(ctx, "SELECT next_height, stop_height FROM rescan WHERE id = 1").
+			Scan(&rs.Next, &rs.Stop)
+		switch {
+		case err == sql.ErrNoRows:
+		case err != nil:
+			return storeErr(ErrDatabase, "read rescan state", err)
+		default:
+			snap.Rescan = &rs
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, storeErr(ErrDatabase, "read transactions", err)
-	}
-	for rows.Next() {
-		var t WalletTx
-		var id, hash []byte
-		var height, btime, bindex sql.NullInt64
-		if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &hash, &height,
-			&btime, &bindex); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read transactions", err)
-		}
-		copy(t.TxID[:], id)
-		t.Height = -1
-		if height.Valid {
-			t.Height = int32(height.Int64)
-			copy(t.BlockHash[:], hash)
-			t.BlockTime = btime.Int64
-			t.BlockIndex = int32(bindex.Int64)
-		}
-		snap.Txs = append(snap.Txs, t)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read transactions", err)
-	}
-	rows, err = tx.QueryContext(ctx, "SELECT height, hash FROM chain_blocks ORDER BY height")
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read chain state", err)
-	}
-	for rows.Next() {
-		var b BlockRef
-		var hash []byte
-		if err := rows.Scan(&b.Height, &hash); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read chain state", err)
-		}
-		copy(b.Hash[:], hash)
-		snap.Recent = append(snap.Recent, b)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read chain state", err)
-	}
-	var rs RescanState
-	err = tx.QueryRowContext(ctx, "SELECT next_height, stop_height FROM rescan WHERE id = 1").
-		Scan(&rs.Next, &rs.Stop)
-	switch {
-	case err == sql.ErrNoRows:
-	case err != nil:
-		return nil, storeErr(ErrDatabase, "read rescan state", err)
-	default:
-		snap.Rescan = &rs
+		return nil, err
 	}
 	return snap, nil
 }

@@ -52,24 +52,24 @@ func (t *Tx) PutMasterKey(mk MasterKey) error {
 }
 
 // Secrets returns every private key record as this transaction sees it.
-func (t *Tx) Secrets() ([]Secret, error) {
-	rows, err := t.tx.QueryContext(t.ctx, "SELECT descriptor_id, key_id, secret FROM descriptor_secrets")
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read secrets", err)
-	}
+func (t *Tx) Secrets() ([]Secret, error) { return readSecrets(t.ctx, t.tx) }
+
+// readSecrets reads every private key record.
+func readSecrets(ctx context.Context, tx *sql.Tx) ([]Secret, error) {
 	var out []Secret
-	for rows.Next() {
-		var sec Secret
-		var id []byte
-		if err := rows.Scan(&id, &sec.KeyID, &sec.Secret); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read secrets", err)
-		}
-		copy(sec.DescriptorID[:], id)
-		out = append(out, sec)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read secrets", err)
+	err := queryRows(ctx, tx, "read secrets", "SELECT descriptor_id, key_id, secret FROM descriptor_secrets",
+		func(rows *sql.Rows) error {
+			var sec Secret
+			var id []byte
+			if err := rows.Scan(&id, &sec.KeyID, &sec.Secret); err != nil {
+				return err
+			}
+			copy(sec.DescriptorID[:], id)
+			out = append(out, sec)
+			return nil
+		})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -82,135 +82,126 @@ type Snapshot struct {
 
 // Load reads the whole database.
 func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.db == nil {
-		return nil, storeErr(ErrDatabase, "database is closed", nil)
-	}
-	// A read transaction gives one consistent view of all tables.
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "begin read", err)
-	}
-	defer tx.Rollback()
 	snap := &Snapshot{Meta: map[string][]byte{}}
-
-	rows, err := tx.QueryContext(ctx, "SELECT key, value FROM meta")
+	// A read transaction gives one consistent view of all tables.
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		err := queryRows(ctx, tx, "read meta", "SELECT key, value FROM meta", func(rows *sql.Rows) error {
+			var k string
+			var v []byte
+			if err := rows.Scan(&k, &v); err != nil {
+				return err
+			}
+			snap.Meta[k] = v
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read descriptors", `SELECT id, seq, descriptor, ranged, range_start, range_end,
+			next_index, timestamp, cache FROM descriptors ORDER BY seq`, func(rows *sql.Rows) error {
+			var d Descriptor
+			var id []byte
+			if err := rows.Scan(&id, &d.Seq, &d.Public, &d.Ranged, &d.RangeStart, &d.RangeEnd,
+				&d.NextIndex, &d.Timestamp, &d.Cache); err != nil {
+				return err
+			}
+			copy(d.ID[:], id)
+			snap.Descriptors = append(snap.Descriptors, d)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if snap.Secrets, err = readSecrets(ctx, tx); err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read script chunks", `SELECT descriptor_id, chunk, first_index, data FROM script_chunks
+			ORDER BY descriptor_id, chunk`, func(rows *sql.Rows) error {
+			var c Chunk
+			var id []byte
+			if err := rows.Scan(&id, &c.Chunk, &c.FirstIndex, &c.Data); err != nil {
+				return err
+			}
+			copy(c.DescriptorID[:], id)
+			snap.Chunks = append(snap.Chunks, c)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read active descriptors", "SELECT output_type, internal, descriptor_id FROM active_descriptors",
+			func(rows *sql.Rows) error {
+				var a Active
+				var id []byte
+				if err := rows.Scan(&a.OutputType, &a.Internal, &id); err != nil {
+					return err
+				}
+				copy(a.DescriptorID[:], id)
+				snap.Active = append(snap.Active, a)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read address book", "SELECT script, label, purpose FROM address_book", func(rows *sql.Rows) error {
+			var l Label
+			var label sql.NullString
+			if err := rows.Scan(&l.Script, &label, &l.Purpose); err != nil {
+				return err
+			}
+			if label.Valid {
+				s := label.String
+				l.Label = &s
+			}
+			snap.Labels = append(snap.Labels, l)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		snap.MasterKey, err = loadMasterKey(ctx, tx)
+		return err
+	})
 	if err != nil {
-		return nil, storeErr(ErrDatabase, "read meta", err)
-	}
-	for rows.Next() {
-		var k string
-		var v []byte
-		if err := rows.Scan(&k, &v); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read meta", err)
-		}
-		snap.Meta[k] = v
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read meta", err)
-	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT id, seq, descriptor, ranged, range_start, range_end,
-		next_index, timestamp, cache FROM descriptors ORDER BY seq`)
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read descriptors", err)
-	}
-	for rows.Next() {
-		var d Descriptor
-		var id []byte
-		if err := rows.Scan(&id, &d.Seq, &d.Public, &d.Ranged, &d.RangeStart, &d.RangeEnd,
-			&d.NextIndex, &d.Timestamp, &d.Cache); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read descriptors", err)
-		}
-		copy(d.ID[:], id)
-		snap.Descriptors = append(snap.Descriptors, d)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read descriptors", err)
-	}
-
-	rows, err = tx.QueryContext(ctx, "SELECT descriptor_id, key_id, secret FROM descriptor_secrets")
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read secrets", err)
-	}
-	for rows.Next() {
-		var sec Secret
-		var id []byte
-		if err := rows.Scan(&id, &sec.KeyID, &sec.Secret); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read secrets", err)
-		}
-		copy(sec.DescriptorID[:], id)
-		snap.Secrets = append(snap.Secrets, sec)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read secrets", err)
-	}
-
-	rows, err = tx.QueryContext(ctx, `SELECT descriptor_id, chunk, first_index, data FROM script_chunks
-		ORDER BY descriptor_id, chunk`)
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read script chunks", err)
-	}
-	for rows.Next() {
-		var c Chunk
-		var id []byte
-		if err := rows.Scan(&id, &c.Chunk, &c.FirstIndex, &c.Data); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read script chunks", err)
-		}
-		copy(c.DescriptorID[:], id)
-		snap.Chunks = append(snap.Chunks, c)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read script chunks", err)
-	}
-
-	rows, err = tx.QueryContext(ctx, "SELECT output_type, internal, descriptor_id FROM active_descriptors")
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read active descriptors", err)
-	}
-	for rows.Next() {
-		var a Active
-		var id []byte
-		if err := rows.Scan(&a.OutputType, &a.Internal, &id); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read active descriptors", err)
-		}
-		copy(a.DescriptorID[:], id)
-		snap.Active = append(snap.Active, a)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read active descriptors", err)
-	}
-
-	rows, err = tx.QueryContext(ctx, "SELECT script, label, purpose FROM address_book")
-	if err != nil {
-		return nil, storeErr(ErrDatabase, "read address book", err)
-	}
-	for rows.Next() {
-		var l Label
-		var label sql.NullString
-		if err := rows.Scan(&l.Script, &label, &l.Purpose); err != nil {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, "read address book", err)
-		}
-		if label.Valid {
-			s := label.String
-			l.Label = &s
-		}
-		snap.Labels = append(snap.Labels, l)
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, storeErr(ErrDatabase, "read address book", err)
-	}
-	if snap.MasterKey, err = loadMasterKey(ctx, tx); err != nil {
 		return nil, err
 	}
 	return snap, nil
+}
+
+// view runs fn in one read-only transaction, which sees one consistent
+// state of the database.
+func (s *Store) view(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return storeErr(ErrDatabase, "database is closed", nil)
+	}
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return storeErr(ErrDatabase, "begin read", err)
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// queryRows runs query in tx and calls scan on each row it returns; an
+// error of the query, of scan or of the rows is a database error described
+// as what.
+func queryRows(ctx context.Context, tx *sql.Tx, what, query string, scan func(rows *sql.Rows) error) error {
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return storeErr(ErrDatabase, what, err)
+	}
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			rows.Close()
+			return storeErr(ErrDatabase, what, err)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return storeErr(ErrDatabase, what, err)
+	}
+	return nil
 }
 
 func closeRows(rows *sql.Rows) error {
