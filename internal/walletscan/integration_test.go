@@ -580,3 +580,76 @@ func TestOfflineImportCatchesUp(t *testing.T) {
 		return nil
 	})
 }
+
+// TestLoadWaitsForCatchUp loads two wallets that missed blocks while they
+// were not loaded, one that never processed a block (it scans from its
+// birth time) and one that processed blocks before being unloaded (it scans
+// from its last processed block): loadwallet returns once they caught up,
+// so their coins are listed at once and an import sent right away is not
+// refused as "currently rescanning".
+func TestLoadWaitsForCatchUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a btcd")
+	}
+	key := testenv.NewKey("walletscan load key")
+	other := testenv.NewKey("walletscan load other")
+	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	b.Generate(103)
+	desc := descriptor.AddChecksum("wpkh(" + key.PubKeyHex + ")")
+	otherDesc := descriptor.AddChecksum("wpkh(" + other.PubKeyHex + ")")
+	dir := t.TempDir()
+
+	// "fresh" gets its descriptor offline: it never processes a block.
+	d := startNode(t, dir, nil)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "fresh", true, true, "", false, true, false)
+	if res, err := importDesc(d.client("fresh"), desc, 0, nil); err != nil || !strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	d.stop()
+
+	d = startNode(t, dir, b)
+	call(t, d.client(""), &cw, "createwallet", "behind", true, true, "", false, true, false)
+	if res, err := importDesc(d.client("behind"), desc, 0, nil); err != nil || !strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	waitSynced(t, d.client("behind"), b)
+	var us []unspent
+	call(t, d.client("behind"), &us, "listunspent")
+	if len(us) != 3 {
+		t.Fatalf("before unloading: %d coins, want 3", len(us))
+	}
+	call(t, d.client(""), &cw, "unloadwallet", "behind")
+	b.Generate(5) // 8 mature coinbases now
+
+	for _, name := range []string{"fresh", "behind"} {
+		var lw struct {
+			Name string `json:"name"`
+		}
+		call(t, d.client(""), &lw, "loadwallet", name)
+		if lw.Name != name {
+			t.Fatalf("loadwallet answered %q", lw.Name)
+		}
+		call(t, d.client(name), &us, "listunspent")
+		if len(us) != 8 {
+			t.Errorf("%s: %d coins listed right after loadwallet, want 8", name, len(us))
+		}
+		var info struct {
+			Last struct {
+				Hash string `json:"hash"`
+			} `json:"lastprocessedblock"`
+		}
+		call(t, d.client(name), &info, "getwalletinfo")
+		if want := b.BestBlockHash(); info.Last.Hash != want {
+			t.Errorf("%s: last processed block %s right after loadwallet, tip %s", name, info.Last.Hash, want)
+		}
+		res, err := importDesc(d.client(name), otherDesc, 0, nil)
+		if err != nil || !strings.Contains(string(res), `"success":true`) {
+			t.Fatalf("%s: import right after loadwallet: %s %v", name, res, err)
+		}
+		call(t, d.client(name), &us, "listunspent")
+		if len(us) != 8 {
+			t.Errorf("%s: %d coins listed after the import, want 8", name, len(us))
+		}
+	}
+}

@@ -63,6 +63,9 @@ type walletScan struct {
 	ctx       context.Context // ends when the wallet is detached
 	stop      context.CancelFunc
 	userAbort atomic.Bool
+	// resumed is closed when the rescan resumed at attachment ends; nil
+	// when none was resumed.
+	resumed chan struct{}
 }
 
 // New returns a service; Start runs it.
@@ -247,9 +250,11 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	}()
 	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
 		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop)
+		ws.resumed = make(chan struct{})
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
+			defer close(ws.resumed)
 			if _, err := s.run(ctx, ws, p.Next, p.Stop); err != nil && ctx.Err() == nil {
 				log.Warn("resumed rescan failed", "err", err)
 			}
@@ -299,6 +304,68 @@ func (s *Service) Track(w *wallet.Wallet, created bool) {
 		return
 	}
 	s.catchUp(w)
+}
+
+// Load attaches a wallet just loaded and returns once it caught up with
+// the chain, as Core's loadwallet does: a wallet that processed blocks
+// scans from its last processed block to the tip, one that never processed
+// a block scans from its birth time (less TimestampWindow) to the tip, and
+// a rescan interrupted by a shutdown is resumed and waited for. The
+// catch-up runs in the service's context: the end of ctx makes Load return
+// early but does not stop it. abortrescan stops the birth-time scan; Load
+// then fails with an error of kind scan.ErrAborted.
+func (s *Service) Load(ctx context.Context, w *wallet.Wallet) error {
+	done := make(chan error, 1)
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		done <- s.attachCaughtUp(w)
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// attachCaughtUp attaches w and brings it to the tip (see Load).
+func (s *Service) attachCaughtUp(w *wallet.Wallet) error {
+	recent, err := w.RecentBlocks(s.ctx)
+	if err != nil {
+		return err
+	}
+	pending, err := w.PendingRescan(s.ctx)
+	if err != nil {
+		return err
+	}
+	fresh := len(recent) == 0
+	ws, err := s.scanOf(w)
+	if err != nil {
+		return err
+	}
+	if ws.resumed != nil {
+		select {
+		case <-ws.resumed:
+		case <-ws.ctx.Done():
+			return ws.ctx.Err()
+		}
+	}
+	if !fresh {
+		_, err := ws.sc.Sync(ws.ctx)
+		return err
+	}
+	bt := w.Info().Birthtime
+	if bt == nil || pending != nil {
+		return nil
+	}
+	start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, *bt-TimestampWindow)
+	if err != nil {
+		return err
+	}
+	s.cfg.Log.Info("catching up a loaded wallet", "wallet", w.Name(), "start", start)
+	_, err = s.run(ws.ctx, ws, start, -1)
+	return err
 }
 
 // Busy reports whether a rescan of w runs.

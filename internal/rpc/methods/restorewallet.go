@@ -39,8 +39,8 @@ func newRestoreWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			if d.Chain != nil {
-				d.Chain.Track(w, false)
+			if err := attachLoaded(ctx, d, w, startup); err != nil {
+				return nil, err
 			}
 			return loadResult{Name: w.Name(), Warnings: warnings}, nil
 		},
