@@ -103,65 +103,70 @@ func decodeSet(data []byte, n uint64) ([]uint64, bool) {
 		return nil, true
 	}
 	set := make([]uint64, n)
-	var acc uint64  // bits not consumed yet, left-aligned
-	var have uint   // number of valid bits in acc
-	pos := 0        // next byte of data
+	br := bitReader{data: data}
 	var last uint64 // running sum of the deltas
 	for i := range set {
 		// Quotient: count ones up to the terminating zero.
 		var q uint64
 		for {
-			if have == 0 {
-				if pos+8 <= len(data) {
-					acc = binary.BigEndian.Uint64(data[pos:])
-					pos += 8
-					have = 64
-				} else if pos < len(data) {
-					acc = uint64(data[pos]) << 56
-					pos++
-					have = 8
-				} else {
-					return nil, false
-				}
+			if br.have == 0 && !br.fill() {
+				return nil, false
 			}
-			ones := uint(bits.LeadingZeros64(^acc))
-			if ones >= have {
-				q += uint64(have)
-				have = 0
+			ones := uint(bits.LeadingZeros64(^br.acc))
+			if ones >= br.have {
+				q += uint64(br.have)
+				br.have = 0
 				continue
 			}
 			q += uint64(ones)
-			acc <<= ones + 1
-			have -= ones + 1
+			br.acc <<= ones + 1
+			br.have -= ones + 1
 			break
 		}
 		// Remainder: filterP bits.
 		var r uint64
 		need := uint(filterP)
 		for need > 0 {
-			if have == 0 {
-				if pos+8 <= len(data) {
-					acc = binary.BigEndian.Uint64(data[pos:])
-					pos += 8
-					have = 64
-				} else if pos < len(data) {
-					acc = uint64(data[pos]) << 56
-					pos++
-					have = 8
-				} else {
-					return nil, false
-				}
+			if br.have == 0 && !br.fill() {
+				return nil, false
 			}
-			take := min(need, have)
-			r = r<<take | acc>>(64-take)
-			acc <<= take
-			have -= take
+			take := min(need, br.have)
+			r = r<<take | br.acc>>(64-take)
+			br.acc <<= take
+			br.have -= take
 			need -= take
 		}
 		last += q<<filterP | r
 		set[i] = last
 	}
 	return set, true
+}
+
+// bitReader holds the bits of data not consumed yet, most significant
+// first.
+type bitReader struct {
+	data []byte
+	pos  int    // next byte of data
+	acc  uint64 // bits not consumed yet, left-aligned
+	have uint   // number of valid bits in acc
+}
+
+// fill loads the next bytes of data (eight, or one near the end) into the
+// empty acc; it reports false when data has none left.
+func (br *bitReader) fill() bool {
+	switch {
+	case br.pos+8 <= len(br.data):
+		br.acc = binary.BigEndian.Uint64(br.data[br.pos:])
+		br.pos += 8
+		br.have = 64
+	case br.pos < len(br.data):
+		br.acc = uint64(br.data[br.pos]) << 56
+		br.pos++
+		br.have = 8
+	default:
+		return false
+	}
+	return true
 }
 
 // sipKey is a SipHash-2-4 key prepared as its initial state.
