@@ -32,6 +32,9 @@ var forbidden = map[string][]string{
 	"internal/walletscan": {"internal/rpc", "internal/node", "internal/store"},
 	"internal/rpc":        {"internal/node"},
 	"internal/node":       {"cmd"},
+
+	// Benchmark support that the signer's and the methods' benchmarks share.
+	"internal/benchcpu": {moduleAll},
 }
 
 // TestDependencyDirection fails when a package imports, directly or not,

@@ -11,6 +11,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
+	"github.com/descwallet/descwallet/internal/benchcpu"
 	"github.com/descwallet/descwallet/internal/script"
 )
 
@@ -146,7 +147,7 @@ func BenchmarkSignTransaction200P2WPKH(b *testing.B) {
 	p := NewProvider(keys...)
 	tx, coins := benchTx(200, func(i int) []byte { return p2wpkhFor(keys[i]) })
 	b.ReportAllocs()
-	cpu := processCPUTime()
+	cpu := benchcpu.Used()
 	for b.Loop() {
 		for _, in := range tx.TxIn {
 			in.Witness = nil
@@ -156,7 +157,7 @@ func BenchmarkSignTransaction200P2WPKH(b *testing.B) {
 			b.Fatal(err, errs)
 		}
 	}
-	reportCPU(b, cpu)
+	benchcpu.Report(b, cpu)
 }
 
 // BenchmarkRawVerifyECDSA is the raw ECDSA verification the script engine

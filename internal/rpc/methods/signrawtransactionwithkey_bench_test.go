@@ -17,6 +17,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
+	"github.com/descwallet/descwallet/internal/benchcpu"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/sign"
@@ -64,7 +65,7 @@ func BenchmarkSignRawTransactionWithKey200(b *testing.B) {
 	m := newSignRawTransactionWithKey(&Deps{Net: &chaincfg.RegressionNetParams})
 	params := p2wpkhCall(b, 200)
 	b.ReportAllocs()
-	cpu := processCPUTime()
+	cpu := benchcpu.Used()
 	for b.Loop() {
 		res, err := m.Handler(context.Background(), &rpc.Request{Method: m.Name, Params: params})
 		if err != nil {
@@ -77,7 +78,7 @@ func BenchmarkSignRawTransactionWithKey200(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	reportCPU(b, cpu)
+	benchcpu.Report(b, cpu)
 }
 
 // BenchmarkRaw200P2WPKH is the raw work behind
@@ -101,7 +102,7 @@ func BenchmarkRaw200P2WPKH(b *testing.B) {
 	tx.AddTxOut(&wire.TxOut{Value: 50_000, PkScript: script.PayToWitnessPubKeyHash(make([]byte, 20))})
 	sigHashes := txscript.NewTxSigHashes(tx, fetcher)
 	b.ReportAllocs()
-	cpu := processCPUTime()
+	cpu := benchcpu.Used()
 	for b.Loop() {
 		for i, priv := range privs {
 			pub := priv.PubKey().SerializeCompressed()
@@ -122,5 +123,5 @@ func BenchmarkRaw200P2WPKH(b *testing.B) {
 			}
 		}
 	}
-	reportCPU(b, cpu)
+	benchcpu.Report(b, cpu)
 }
