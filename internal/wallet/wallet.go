@@ -249,9 +249,3 @@ func (w *Wallet) Backup(ctx context.Context, dest string) error {
 	}
 	return nil
 }
-
-func encodeFlags(flags uint64) []byte {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], flags)
-	return b[:]
-}
