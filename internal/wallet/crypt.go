@@ -141,6 +141,22 @@ func wrapMasterKey(passphrase string, master []byte) (MasterKeyRecord, error) {
 	return rec, nil
 }
 
+// openMaster opens the wallet's master key record with passphrase, with
+// Core's messages for a wrong passphrase and for a record it cannot use.
+func (w *Wallet) openMaster(passphrase string) ([]byte, error) {
+	w.mu.RLock()
+	rec := w.crypt.rec
+	w.mu.RUnlock()
+	master, ok, err := unwrapMasterKey(passphrase, rec)
+	if err != nil {
+		return nil, &Error{Kind: ErrWallet, Err: err, Description: "Error: The wallet's encryption data is not usable."}
+	}
+	if !ok {
+		return nil, walletErr(ErrPassphraseIncorrect, "Error: The wallet passphrase entered was incorrect.")
+	}
+	return master, nil
+}
+
 // unwrapMasterKey opens the master key with passphrase; ok is false for a
 // wrong passphrase.
 func unwrapMasterKey(passphrase string, rec *MasterKeyRecord) (master []byte, ok bool, err error) {
@@ -308,15 +324,9 @@ func (w *Wallet) Unlock(ctx context.Context, passphrase string, timeout int64) e
 	if w.isClosed() {
 		return walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
 	}
-	w.mu.RLock()
-	rec := w.crypt.rec
-	w.mu.RUnlock()
-	master, ok, err := unwrapMasterKey(passphrase, rec)
+	master, err := w.openMaster(passphrase)
 	if err != nil {
-		return &Error{Kind: ErrWallet, Err: err, Description: "Error: The wallet's encryption data is not usable."}
-	}
-	if !ok {
-		return walletErr(ErrPassphraseIncorrect, "Error: The wallet passphrase entered was incorrect.")
+		return err
 	}
 	w.mu.RLock()
 	already := w.crypt.master != nil
@@ -481,15 +491,9 @@ func (w *Wallet) ChangePassphrase(ctx context.Context, oldPass, newPass string) 
 	}
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
-	w.mu.RLock()
-	rec := w.crypt.rec
-	w.mu.RUnlock()
-	master, ok, err := unwrapMasterKey(oldPass, rec)
+	master, err := w.openMaster(oldPass)
 	if err != nil {
-		return &Error{Kind: ErrWallet, Err: err, Description: "Error: The wallet's encryption data is not usable."}
-	}
-	if !ok {
-		return walletErr(ErrPassphraseIncorrect, "Error: The wallet passphrase entered was incorrect.")
+		return err
 	}
 	defer wipe(master)
 	nrec, err := wrapMasterKey(newPass, master)
