@@ -44,6 +44,10 @@ type BlockInfo struct {
 	// TxIndex holds, for each delivered transaction, its position in
 	// the block.
 	TxIndex []int
+
+	// Rescan tells that a rescan delivers the block (an old block), not
+	// the following of the tip.
+	Rescan bool
 }
 
 // ChainState is what a wallet records of the chain it processed: its last
@@ -454,7 +458,7 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 				res.Fetched++
 				if txs, idx := w.match(blk); len(txs) > 0 {
 					info := BlockInfo{Height: height, Hash: blk.Hash,
-						Time: blk.Header.Timestamp, TxIndex: idx}
+						Time: blk.Header.Timestamp, TxIndex: idx, Rescan: rescan}
 					if err := s.cfg.Sink.BlockConnected(ctx, info, txs); err != nil {
 						return res, nil, err
 					}

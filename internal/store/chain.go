@@ -17,6 +17,9 @@ type WalletTx struct {
 	Raw []byte
 	// TimeReceived is when the wallet first saw it, in UNIX seconds.
 	TimeReceived int64
+	// TimeSmart is the time the listings show (Core's nTimeSmart), zero
+	// when unknown; kept on update, as is TimeReceived.
+	TimeSmart int64
 	// Height, BlockHash, BlockTime and BlockIndex place it in its block.
 	Height     int32
 	BlockHash  [32]byte
@@ -50,12 +53,12 @@ type ChainSnapshot struct {
 func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 	snap := &ChainSnapshot{}
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, block_hash,
+		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, time_smart, block_hash,
 			block_height, block_time, block_index FROM wallet_txs ORDER BY seq`, func(rows *sql.Rows) error {
 			var t WalletTx
 			var id, hash []byte
 			var height, btime, bindex sql.NullInt64
-			if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &hash, &height,
+			if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &t.TimeSmart, &hash, &height,
 				&btime, &bindex); err != nil {
 				return err
 			}
@@ -120,8 +123,8 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 			return 0, storeErr(ErrDatabase, "write transaction", err)
 		}
 		return seq, t.exec("write transaction", `INSERT INTO wallet_txs (txid, seq, raw, time_received,
-			block_hash, block_height, block_time, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			w.TxID[:], seq, w.Raw, w.TimeReceived, hash, height, btime, bindex)
+			time_smart, block_hash, block_height, block_time, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			w.TxID[:], seq, w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex)
 	case err != nil:
 		return 0, storeErr(ErrDatabase, "write transaction", err)
 	}

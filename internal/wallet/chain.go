@@ -48,10 +48,13 @@ type TxRecord struct {
 	Seq          int64
 	Raw          []byte
 	TimeReceived int64
-	Height       int32
-	BlockHash    [32]byte
-	BlockTime    int64
-	BlockIndex   int32
+	// TimeSmart is the time the listings show, fixed at first record
+	// (Core's nTimeSmart); zero means TimeReceived.
+	TimeSmart  int64
+	Height     int32
+	BlockHash  [32]byte
+	BlockTime  int64
+	BlockIndex int32
 }
 
 // BlockRef is a processed block.
@@ -78,6 +81,9 @@ type BlockInfo struct {
 	Height int32
 	Hash   chainhash.Hash
 	Time   int64
+	// Rescan tells that a rescan delivers the block rather than the
+	// following of the tip: its new transactions get the block's time.
+	Rescan bool
 }
 
 // walletTx is a transaction of the wallet in memory.
@@ -401,7 +407,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			r.BlockIndex = int32(indexes[i])
 		}
 		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
-			r.Seq, r.TimeReceived = old.rec.Seq, old.rec.TimeReceived
+			r.Seq, r.TimeReceived, r.TimeSmart = old.rec.Seq, old.rec.TimeReceived, old.rec.TimeSmart
+		} else {
+			r.TimeSmart = c.smartTime(blk, now, recs)
 		}
 		recs = append(recs, r)
 	}
@@ -534,6 +542,47 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		w.mu.Unlock()
 	}
 	return nil
+}
+
+// smartTime is the time a transaction first recorded from block blk at
+// now is listed with (Core's ComputeTimeSmart). A rescan gives it the
+// block's time. A newly connected block gives it the block's time unless
+// that is later than now, or than the latest earlier transaction's time
+// when that is later than now by at most five minutes, and never less than
+// that transaction's time: the latest earlier transaction (the last of
+// batch, which the caller records before it, else the last recorded) whose
+// time is at most now plus 300 s. Core's rescan time is the highest time of
+// the block and its ancestors; the block's own time is that value unless an
+// earlier block carries a later timestamp. The caller holds c.mu.
+func (c *chainData) smartTime(blk BlockInfo, now int64, batch []TxRecord) int64 {
+	if blk.Rescan {
+		return blk.Time
+	}
+	latestNow, latestEntry := now, int64(0)
+	tolerated := now + 300
+	consider := func(r *TxRecord) bool {
+		t := r.TimeSmart
+		if t == 0 {
+			t = r.TimeReceived
+		}
+		if t > tolerated {
+			return false
+		}
+		latestEntry = t
+		latestNow = max(latestNow, t)
+		return true
+	}
+	found := false
+	for i := len(batch) - 1; i >= 0 && !found; i-- {
+		if _, known := c.txs[chainhash.Hash(batch[i].TxID)]; known {
+			continue
+		}
+		found = consider(&batch[i])
+	}
+	for i := len(c.order) - 1; i >= 0 && !found; i-- {
+		found = consider(&c.order[i].rec)
+	}
+	return max(latestEntry, min(blk.Time, latestNow))
 }
 
 // updateChain runs fn in one transaction of the chain store; without one it

@@ -291,16 +291,16 @@ func (w *Wallet) TxCount() int {
 func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 	depth := w.chain.depth(wt, tip)
 	in := TxInfo{Confirmations: depth, Generated: wt.coinbase, TxID: wt.txid,
-		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeReceived}
+		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart}
+	if in.Time == 0 {
+		in.Time = wt.rec.TimeReceived
+	}
 	if wt.confirmed() {
 		in.Confirmed = true
 		in.BlockHash = chainhash.Hash(wt.rec.BlockHash)
 		in.BlockHeight = wt.rec.Height
 		in.BlockIndex = wt.rec.BlockIndex
 		in.BlockTime = wt.rec.BlockTime
-		if wt.rec.BlockTime < in.Time {
-			in.Time = wt.rec.BlockTime
-		}
 	} else {
 		t := w.trusted(wt, depth)
 		in.Trusted = &t

@@ -643,6 +643,9 @@ func TestLoadWaitsForCatchUp(t *testing.T) {
 		if want := b.BestBlockHash(); info.Last.Hash != want {
 			t.Errorf("%s: last processed block %s right after loadwallet, tip %s", name, info.Last.Hash, want)
 		}
+		if name == "fresh" {
+			checkRescanTimes(t, d.client(name), b, 108)
+		}
 		res, err := importDesc(d.client(name), otherDesc, 0, nil)
 		if err != nil || !strings.Contains(string(res), `"success":true`) {
 			t.Fatalf("%s: import right after loadwallet: %s %v", name, res, err)
@@ -650,6 +653,40 @@ func TestLoadWaitsForCatchUp(t *testing.T) {
 		call(t, d.client(name), &us, "listunspent")
 		if len(us) != 8 {
 			t.Errorf("%s: %d coins listed after the import, want 8", name, len(us))
+		}
+	}
+}
+
+// checkRescanTimes checks a wallet whose n transactions a rescan found:
+// each is listed with its block's time (the header's, from btcd) as Core's
+// smart time, in block order.
+func checkRescanTimes(t *testing.T, c *testenv.Client, b *testenv.Btcd, n int) {
+	t.Helper()
+	var list []struct {
+		TxID        string `json:"txid"`
+		BlockHash   string `json:"blockhash"`
+		BlockHeight int64  `json:"blockheight"`
+		BlockTime   int64  `json:"blocktime"`
+		Time        int64  `json:"time"`
+	}
+	call(t, c, &list, "listtransactions", "*", 1000)
+	if len(list) != n {
+		t.Fatalf("%d transactions listed, want %d", len(list), n)
+	}
+	for i, e := range list {
+		hdr := b.Block(e.BlockHash).Header.Timestamp.Unix()
+		if e.Time != hdr || e.BlockTime != hdr {
+			t.Errorf("%s: time %d, blocktime %d, block header time %d", e.TxID, e.Time, e.BlockTime, hdr)
+		}
+		if i > 0 && e.BlockHeight <= list[i-1].BlockHeight {
+			t.Errorf("entry %d at height %d after height %d", i, e.BlockHeight, list[i-1].BlockHeight)
+		}
+		var gt struct {
+			Time int64 `json:"time"`
+		}
+		call(t, c, &gt, "gettransaction", e.TxID)
+		if gt.Time != hdr {
+			t.Errorf("gettransaction %s: time %d, block header time %d", e.TxID, gt.Time, hdr)
 		}
 	}
 }

@@ -481,7 +481,7 @@ func (a *adapter) Generation() uint64 { return a.w.ScriptGeneration() }
 
 func (a *adapter) BlockConnected(ctx context.Context, blk scan.BlockInfo, txs []*wire.MsgTx) error {
 	return a.w.BlockConnected(ctx, wallet.BlockInfo{Height: blk.Height, Hash: blk.Hash,
-		Time: blk.Time.Unix()}, txs, blk.TxIndex)
+		Time: blk.Time.Unix(), Rescan: blk.Rescan}, txs, blk.TxIndex)
 }
 
 func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
