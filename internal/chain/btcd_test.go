@@ -20,7 +20,7 @@ import (
 // matches the coinbase's script.
 func TestBtcdBackend(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	node := testenv.StartBtcd(t, nil)
 	mined := node.Generate(12)
@@ -151,7 +151,7 @@ func TestBtcdBackend(t *testing.T) {
 // as ErrNoFilters.
 func TestBtcdNoFilters(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	node := testenv.StartBtcd(t, &testenv.BtcdOptions{Args: []string{"--nocfilters"}})
 	c, err := New(Config{Kind: KindBtcd, Net: &chaincfg.RegressionNetParams,

@@ -36,7 +36,7 @@ func runCLI(t *testing.T, stdin string, args ...string) cliResult {
 // TestCLI runs descwallet-cli against a daemon using user and password.
 func TestCLI(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd")
+		t.Skip("-short: starts descwalletd")
 	}
 	t.Parallel()
 	d := startDaemon(t, "alice", "s3cret:x")
@@ -116,7 +116,7 @@ func TestCLI(t *testing.T) {
 // regtest folder, and reads the port from descwallet.conf.
 func TestCLICookie(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd")
+		t.Skip("-short: starts descwalletd")
 	}
 	t.Parallel()
 	d := startDaemon(t, "", "")
@@ -150,7 +150,7 @@ func TestCLICookie(t *testing.T) {
 // and named boolean arguments.
 func TestCLIWallets(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd")
+		t.Skip("-short: starts descwalletd")
 	}
 	t.Parallel()
 	d := startDaemon(t, "u", "p")

@@ -94,7 +94,7 @@ func checkRawProxyReport(t *testing.T, r rawProxyReport) {
 // the regtest folder beside it.
 func TestPythonRawProxy(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd")
+		t.Skip("-short: starts descwalletd")
 	}
 	requireBitcoinlib(t)
 	t.Parallel()

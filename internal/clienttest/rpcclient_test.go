@@ -28,7 +28,7 @@ func rawParams(t *testing.T, vals ...any) []json.RawMessage {
 // mode, both one call at a time and as a JSON-RPC batch.
 func TestBtcdRPCClient(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd")
+		t.Skip("-short: starts descwalletd")
 	}
 	t.Parallel()
 	d := startDaemon(t, "rpcuser", "rpcpass")

@@ -18,7 +18,7 @@ import (
 // the sequence and locktime the policy needs, and btcd must mine them.
 func TestSignRawTransactionWithKeyMiniscriptChain(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	net := &chaincfg.RegressionNetParams
 	a, b2, c := testenv.NewKey("ms chain A"), testenv.NewKey("ms chain B"), testenv.NewKey("ms chain C")

@@ -107,7 +107,7 @@ func prevtx(c testenv.Coin, extra map[string]any) map[string]any {
 // against the same transactions.
 func TestSignRawTransactionWithKeyChain(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	m := newSignRawTransactionWithKey(&Deps{Net: &chaincfg.RegressionNetParams})
 	b := testenv.StartBtcd(t, nil)
