@@ -100,7 +100,7 @@ func decoys(n int) [][]byte {
 // the wallet.
 func TestFilterScanEqualsFullScan(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	a := testenv.NewKey("scan wallet a")
 	late := testenv.NewKey("scan wallet late")
@@ -220,7 +220,7 @@ func TestFilterScanEqualsFullScan(t *testing.T) {
 // to the genesis block and scans the new chain.
 func TestSyncFollowsReorgs(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	node := testenv.StartBtcd(t, nil)
 	miner := testenv.MinerKey().WPKH.Script
@@ -275,7 +275,7 @@ func TestSyncFollowsReorgs(t *testing.T) {
 // by one, and that an aborted rescan reports ErrAborted.
 func TestStartHeightAndAbort(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	node := testenv.StartBtcd(t, nil)
 	node.Generate(40)
@@ -333,7 +333,7 @@ func TestStartHeightAndAbort(t *testing.T) {
 // the winning branch.
 func TestSyncRollsBackToForkPoint(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts two btcd")
+		t.Skip("-short: starts two btcd")
 	}
 	stranger := testenv.NewKey("scan reorg stranger")
 	n1 := testenv.StartBtcd(t, nil)

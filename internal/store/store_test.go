@@ -311,7 +311,7 @@ func TestBackupWhileOpen(t *testing.T) {
 // and that the file opens.
 func TestCrashSafety(t *testing.T) {
 	if testing.Short() {
-		t.Skip("spawns a child process")
+		t.Skip("-short: spawns a child process")
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.sqlite")

@@ -63,7 +63,7 @@ func TestNewKey(t *testing.T) {
 // the coinbases pay the mining key's script.
 func TestBtcdMine(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
 	b := StartBtcd(t, nil)
@@ -131,7 +131,7 @@ func TestBtcdMine(t *testing.T) {
 // *RPCError with their code, and that a bad transaction is rejected.
 func TestBtcdErrors(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
 	b := StartBtcd(t, &BtcdOptions{MiningAddr: NewKey("taproot").TR.Address})
@@ -163,7 +163,7 @@ func TestBtcdErrors(t *testing.T) {
 // branch and reconnects them: the longer branch wins on both.
 func TestBtcdReorg(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts two btcd nodes")
+		t.Skip("-short: starts two btcd nodes")
 	}
 	t.Parallel()
 	a := StartBtcd(t, nil)
@@ -193,7 +193,7 @@ func TestBtcdReorg(t *testing.T) {
 // discards its regtest chain when it starts) and mines again.
 func TestBtcdRestart(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
 	b := StartBtcd(t, nil)
@@ -210,7 +210,7 @@ func TestBtcdRestart(t *testing.T) {
 // the harness carries a transaction from build to confirmation.
 func TestBtcdSpend(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
 	miner := MinerKey()
@@ -259,7 +259,7 @@ func TestBtcdSpend(t *testing.T) {
 // once mined.
 func TestBtcdFund(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts btcd")
+		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
 	b := StartBtcd(t, nil)

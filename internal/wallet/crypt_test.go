@@ -388,7 +388,7 @@ func TestEncryptKill9(t *testing.T) {
 		return
 	}
 	if testing.Short() {
-		t.Skip("spawns child processes")
+		t.Skip("-short: spawns child processes")
 	}
 	keys := loadKeys(t)
 	var descs []string

@@ -24,7 +24,7 @@ import (
 // only a completed rescan finds) show in listunspent.
 func TestDroppedClientImportCompletes(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd and the node binary")
+		t.Skip("-short: starts a btcd and the node binary")
 	}
 	key := testenv.NewKey("walletscan dropped client key")
 	b := testenv.StartBtcd(t, nil)

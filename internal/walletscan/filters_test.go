@@ -28,7 +28,7 @@ import (
 // coin, and pkh, sh(wpkh), wpkh and tr outputs.
 func TestFilterAndFullRescanAgree(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts two btcd")
+		t.Skip("-short: starts two btcd")
 	}
 	key := testenv.NewKey("walletscan filters key")
 	stranger := testenv.NewKey("walletscan filters stranger")

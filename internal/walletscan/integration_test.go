@@ -148,7 +148,7 @@ func waitSynced(t *testing.T, c *testenv.Client, b *testenv.Btcd) {
 // (none), spends one coin and sees it spent, and checks the balances.
 func TestImportRescan(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	key := testenv.NewKey("walletscan import key")
 	stranger := testenv.NewKey("walletscan stranger")
@@ -290,7 +290,7 @@ func bigRange() string {
 // resumes when the node comes back.
 func TestRescanAbortAndResume(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	key := testenv.NewKey("walletscan resume key")
 	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
@@ -389,7 +389,7 @@ func waitScanning(t *testing.T, c *testenv.Client) {
 // branch are no longer confirmed.
 func TestReorgRollsBack(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts two btcd")
+		t.Skip("-short: starts two btcd")
 	}
 	key := testenv.NewKey("walletscan reorg key")
 	stranger := testenv.NewKey("walletscan reorg stranger")
@@ -457,7 +457,7 @@ func TestReorgRollsBack(t *testing.T) {
 // up to it are labelled "" (ischange false).
 func TestRangedTopUpWhileBlocksCome(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	b := testenv.StartBtcd(t, nil)
 	d := startNode(t, t.TempDir(), b)
@@ -545,7 +545,7 @@ func TestRangedTopUpWhileBlocksCome(t *testing.T) {
 // scans from its birth time and finds its coins.
 func TestOfflineImportCatchesUp(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	key := testenv.NewKey("walletscan offline key")
 	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
@@ -589,7 +589,7 @@ func TestOfflineImportCatchesUp(t *testing.T) {
 // refused as "currently rescanning".
 func TestLoadWaitsForCatchUp(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	key := testenv.NewKey("walletscan load key")
 	other := testenv.NewKey("walletscan load other")

@@ -37,7 +37,7 @@ func hash160(b []byte) []byte {
 // descriptor the address came from.
 func TestListUnspentDescriptors(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	b := testenv.StartBtcd(t, nil)
 	d := startNode(t, t.TempDir(), b)
@@ -213,7 +213,7 @@ func jsonKeys(t *testing.T, raw json.RawMessage) []string {
 // unlocked.
 func TestRescanBlockchainLockedWallet(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts a btcd")
+		t.Skip("-short: starts a btcd")
 	}
 	b := testenv.StartBtcd(t, nil)
 	b.Generate(3)

@@ -46,7 +46,7 @@ func crashAddress(t *testing.T, i int, index uint32) string {
 // every element of the interrupted call is either wholly there or absent.
 func TestImportSurvivesKill(t *testing.T) {
 	if testing.Short() {
-		t.Skip("starts descwalletd twice")
+		t.Skip("-short: starts descwalletd twice")
 	}
 	dataDir := t.TempDir()
 	opts := &testenv.DaemonOptions{DataDir: dataDir, Args: []string{"-keypool=1"}}
