@@ -7,8 +7,11 @@ BTCD_VER  := v0.26.2
 # The integration harness builds btcd into the same folder (internal/testenv).
 TOOLS     := $(CURDIR)/.cache/tools
 BTCD      := $(TOOLS)/btcd-$(BTCD_VER)
+# The npm client the real-client test drives (internal/clienttest).
+BITCOIN_CORE_VER := 5.0.0
+NPM_BITCOIN_CORE := $(CURDIR)/.cache/npm-bitcoin-core
 
-.PHONY: all build run test test-short bench fuzz vet fmt btcd python-bitcoinlib clean
+.PHONY: all build run test test-short bench fuzz vet fmt btcd python-bitcoinlib npm-bitcoin-core clean
 
 all: build
 
@@ -46,6 +49,12 @@ fmt:
 python-bitcoinlib:
 	/usr/bin/python3 -c 'import bitcoin' 2>/dev/null || \
 		(apt-get update -qq && apt-get install -y -qq python3-bitcoinlib)
+
+# The npm bitcoin-core client for the real-client test, pinned to the
+# version internal/clienttest/npm_test.go expects.
+npm-bitcoin-core:
+	npm install --prefix $(NPM_BITCOIN_CORE) bitcoin-core@$(BITCOIN_CORE_VER) \
+		--save-exact --no-audit --no-fund
 
 clean:
 	rm -rf $(BIN) .cache

@@ -1,7 +1,7 @@
 // Package clienttest holds no code of its own: its tests drive a real
-// descwalletd with real clients — descwallet-cli, btcd's rpcclient, and
-// python-bitcoinlib's RawProxy — to show that a client written for Bitcoin
-// Core works against it unchanged.
+// descwalletd with real clients — descwallet-cli, btcd's rpcclient,
+// python-bitcoinlib's RawProxy and the npm bitcoin-core client — to show that
+// a client written for Bitcoin Core works against it unchanged.
 //
 // The tests build the CLI once per run, start the daemon through testenv on
 // a free loopback port with its data in a temporary folder, and stop it at
