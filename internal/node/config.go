@@ -34,6 +34,7 @@ var options = map[string]optKind{
 	"rpcpassword": optString, "rpcauth": optList, "rpccookiefile": optString,
 	"rpccookieperms": optString, "rpcallowip": optList, "rpcthreads": optInt,
 	"rpcworkqueue": optInt, "rpcservertimeout": optInt,
+	"rpcwhitelist": optList, "rpcwhitelistdefault": optBool,
 	"chainbackend": optString, "chainrpcconnect": optString,
 	"chainrpcuser": optString, "chainrpcpassword": optString,
 	"chainrpccookiefile": optString, "chainrpccert": optString,
@@ -76,6 +77,11 @@ type RPCConfig struct {
 	Threads     int
 	WorkQueue   int
 	Timeout     time.Duration
+	// Whitelist holds the -rpcwhitelist values, "<user>:<method>,...".
+	Whitelist []string
+	// WhitelistDefault is -rpcwhitelistdefault when given; nil means the
+	// default (on when any -rpcwhitelist is given).
+	WhitelistDefault *bool
 }
 
 // ChainConfig selects the chain backend (used once the chain package lands).
@@ -369,6 +375,13 @@ func LoadConfig(argv []string) (*Config, error) {
 	if _, off := all["norpcallowip"]; !off {
 		r.AllowIP = all["rpcallowip"]
 	}
+	if _, off := all["norpcwhitelist"]; !off {
+		r.Whitelist = all["rpcwhitelist"]
+	}
+	if _, set := all["rpcwhitelistdefault"]; set {
+		d := all.boolean("rpcwhitelistdefault")
+		r.WhitelistDefault = &d
+	}
 	if r.Threads, err = all.integer("rpcthreads", 16); err != nil {
 		return nil, err
 	}
@@ -465,6 +478,11 @@ RPC server:
                         cookie file mode 0600, 0640 or 0644 (default owner)
   -rpcallowip=<ip[/mask]>
                         clients allowed to connect, repeatable (default loopback)
+  -rpcwhitelist=<user>:<method>[,<method>...]
+                        methods the user may call, repeatable; lists given
+                        for one user intersect
+  -rpcwhitelistdefault  refuse every method to users without a whitelist
+                        (default on when any -rpcwhitelist is given)
   -rpcthreads=<n>       calls run at once (default 16)
   -rpcworkqueue=<n>     requests that may wait for a worker (default 64)
   -rpcservertimeout=<s> seconds allowed to read a request (default 30)

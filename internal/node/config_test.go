@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,46 @@ func TestLogs(t *testing.T) {
 	}
 	if _, err := OpenLogs("", false, []string{"nosuch"}); err == nil {
 		t.Error("unknown -debug category accepted")
+	}
+}
+
+// TestLoadConfigWhitelist checks -rpcwhitelist and -rpcwhitelistdefault.
+// Core accepts every -rpcwhitelist text (a value without ':' names a user
+// with an empty list), so none fails startup.
+func TestLoadConfigWhitelist(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	conf := "regtest=1\nrpcwhitelist=alice:getinfo,help\n"
+	if err := os.WriteFile(filepath.Join(dir, ConfigFileName), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args      []string
+		whitelist string
+		deflt     string // "" for not given
+	}{
+		{nil, "alice:getinfo,help", ""},
+		{[]string{"-rpcwhitelist=alice:help", "-rpcwhitelist=bob"}, "alice:getinfo,help|alice:help|bob", ""},
+		{[]string{"-rpcwhitelist=", "-rpcwhitelist=:x y"}, "alice:getinfo,help||:x y", ""},
+		{[]string{"-norpcwhitelist"}, "", ""},
+		{[]string{"-rpcwhitelistdefault=0"}, "alice:getinfo,help", "false"},
+		{[]string{"-rpcwhitelistdefault"}, "alice:getinfo,help", "true"},
+		{[]string{"-norpcwhitelistdefault"}, "alice:getinfo,help", "false"},
+	} {
+		cfg, err := LoadConfig(append([]string{"-datadir=" + dir}, tc.args...))
+		if err != nil {
+			t.Errorf("%v: %v", tc.args, err)
+			continue
+		}
+		if got := strings.Join(cfg.RPC.Whitelist, "|"); got != tc.whitelist {
+			t.Errorf("%v: whitelist %q, want %q", tc.args, got, tc.whitelist)
+		}
+		got := ""
+		if d := cfg.RPC.WhitelistDefault; d != nil {
+			got = strconv.FormatBool(*d)
+		}
+		if got != tc.deflt {
+			t.Errorf("%v: whitelistdefault %q, want %q", tc.args, got, tc.deflt)
+		}
 	}
 }

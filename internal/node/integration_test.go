@@ -267,3 +267,23 @@ func TestDaemonStopCall(t *testing.T) {
 		t.Errorf("debug.log lacks the stop line:\n%s", log)
 	}
 }
+
+// TestDaemonRPCWhitelist checks -rpcwhitelist on the running daemon: the
+// listed method answers, another gets an empty 403 and a log line naming
+// the user and method.
+func TestDaemonRPCWhitelist(t *testing.T) {
+	t.Parallel()
+	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-rpcwhitelist=u:uptime,help"}})
+	status, _, body := post(t, d.URL, basic("u", "p"), `{"method":"uptime","id":1}`)
+	if status != 200 || !strings.Contains(body, `"error":null`) {
+		t.Errorf("allowed call: %d %q", status, body)
+	}
+	status, hdr, body := post(t, d.URL, basic("u", "p"), `{"method":"getrpcinfo","id":2}`)
+	if status != 403 || body != "" || hdr.Get("Content-Length") != "0" {
+		t.Errorf("denied call: %d %q %v", status, body, hdr)
+	}
+	log, _ := os.ReadFile(filepath.Join(d.NetDir, "debug.log"))
+	if !strings.Contains(string(log), "user=u") || !strings.Contains(string(log), "method=getrpcinfo") {
+		t.Errorf("debug.log lacks the refusal:\n%s", log)
+	}
+}

@@ -130,6 +130,11 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		allow = append(allow, netip.MustParsePrefix("127.0.0.0/8"), netip.MustParsePrefix("::1/128"))
 	}
 
+	var whitelist *rpc.Whitelist
+	if len(cfg.RPC.Whitelist) > 0 || cfg.RPC.WhitelistDefault != nil {
+		whitelist = rpc.NewWhitelist(cfg.RPC.Whitelist, cfg.RPC.WhitelistDefault)
+	}
+
 	// The chain backend, if any; "now" is its tip's median time past.
 	if n.chain, err = n.openChain(ctx); err != nil {
 		return err
@@ -165,6 +170,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Methods:     methods.All(deps),
 		Auth:        auth,
 		AllowIPs:    allow,
+		Whitelist:   whitelist,
 		Threads:     cfg.RPC.Threads,
 		WorkQueue:   cfg.RPC.WorkQueue,
 		ReadTimeout: cfg.RPC.Timeout,

@@ -36,6 +36,7 @@ type Authenticator struct {
 	// a keep-alive client does not pay an HMAC per call.
 	mu       sync.RWMutex
 	lastGood string
+	lastUser string
 }
 
 // NewAuthenticator returns an authenticator with no users; add them with
@@ -127,38 +128,46 @@ var errBadAuth = errors.New("bad credentials")
 // case-sensitive scheme "Basic " followed by standard base64 (surrounding
 // whitespace ignored) of "user:password", split at the first colon.
 func (a *Authenticator) Check(header string) bool {
+	_, ok := a.User(header)
+	return ok
+}
+
+// User verifies an Authorization header value as Check does and returns
+// the authenticated user name.
+func (a *Authenticator) User(header string) (string, bool) {
 	a.mu.RLock()
-	cached := a.lastGood
+	cached, cachedUser := a.lastGood, a.lastUser
 	a.mu.RUnlock()
 	if cached != "" && len(cached) == len(header) &&
 		subtle.ConstantTimeCompare([]byte(cached), []byte(header)) == 1 {
-		return true
+		return cachedUser, true
 	}
-	if a.check(header) == nil {
-		a.mu.Lock()
-		a.lastGood = header
-		a.mu.Unlock()
-		return true
+	user, err := a.check(header)
+	if err != nil {
+		return "", false
 	}
-	return false
+	a.mu.Lock()
+	a.lastGood, a.lastUser = header, user
+	a.mu.Unlock()
+	return user, true
 }
 
-func (a *Authenticator) check(header string) error {
+func (a *Authenticator) check(header string) (string, error) {
 	if !strings.HasPrefix(header, "Basic ") {
-		return errBadAuth
+		return "", errBadAuth
 	}
 	tok := strings.Trim(header[6:], " \f\n\r\t\v")
 	if strings.ContainsAny(tok, "\r\n") {
-		return errBadAuth
+		return "", errBadAuth
 	}
 	raw, err := base64.StdEncoding.Strict().DecodeString(tok)
 	if err != nil {
-		return errBadAuth
+		return "", errBadAuth
 	}
 	userPass := string(raw)
 	colon := strings.IndexByte(userPass, ':')
 	if colon < 0 {
-		return errBadAuth
+		return "", errBadAuth
 	}
 	user, pass := userPass[:colon], userPass[colon+1:]
 	ok := 0
@@ -168,7 +177,7 @@ func (a *Authenticator) check(header string) error {
 		ok |= userOK & hashOK
 	}
 	if ok == 1 {
-		return nil
+		return user, nil
 	}
-	return errBadAuth
+	return "", errBadAuth
 }

@@ -54,6 +54,12 @@
 // and envelope rules live. Shutdown stops accepting, closes idle
 // connections and lets running calls finish.
 //
+// A Whitelist (-rpcwhitelist, -rpcwhitelistdefault) limits the methods each
+// authenticated user may call. It is checked after the body parses as
+// JSON: a refused single call, or a batch with any refused element (all
+// elements are checked before one runs), gets an empty HTTP 403 and a
+// warning in the log naming the user and the method.
+//
 // # Concurrency
 //
 // The server runs handlers on a bounded pool of workers (-rpcthreads) with a

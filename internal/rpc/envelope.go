@@ -215,15 +215,16 @@ func appendErrorReply(dst []byte, c *call, e *Error) []byte {
 	return appendID(dst, c)
 }
 
-// target is where a request was sent.
+// target is where a request was sent, and by whom.
 type target struct {
 	wallet    string
 	walletURI bool
+	user      string // the authenticated user
 }
 
 // process answers one HTTP body. It appends the reply body (without the
 // final newline) to dst and returns the HTTP status; status 204 means no
-// body.
+// body, 403 a refusal by the whitelist (an empty reply, dst unchanged).
 func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte) ([]byte, int) {
 	i := skipSpace(body, 0)
 	end, ok := scanValue(body, i, 0)
@@ -233,10 +234,21 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 		return appendErrorReply(dst, &c, errParse), 500
 	}
 	v := body[i:end]
+	hasList := false
+	if s.wl != nil {
+		hasList = s.wl.HasList(t.user)
+		if !hasList && s.wl.DenyDefault() {
+			s.log.Warn("RPC user not allowed to call any methods", "user", t.user)
+			return dst, 403
+		}
+	}
 	switch v[0] {
 	case '{':
 		if e := c.parse(v); e != nil {
 			return appendErrorReply(dst, &c, e), httpStatus(e.Code)
+		}
+		if hasList && !s.whitelisted(t.user, c.method) {
+			return dst, 403
 		}
 		mark := len(dst)
 		out, e := s.execute(ctx, &c, t, appendReplyHead(dst, &c))
@@ -252,6 +264,14 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 		}
 		return appendReplyTail(out, &c), 200
 	case '[':
+		if hasList {
+			if e, status := s.checkBatch(v, t.user); status != 0 {
+				if e == nil {
+					return dst, status
+				}
+				return appendErrorReply(dst, &c, e), status
+			}
+		}
 		dst = append(dst, '[')
 		first := true
 		n := 0
@@ -288,6 +308,53 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 		return append(dst, ']'), 200
 	}
 	return appendErrorReply(dst, &c, errTopLevel), 500
+}
+
+// whitelisted reports whether user may call the method named by the raw
+// string token tok, logging a refusal.
+func (s *Server) whitelisted(user string, tok []byte) bool {
+	name, _ := unquote(tok)
+	if s.wl.Allowed(user, name) {
+		return true
+	}
+	s.log.Warn("RPC user not allowed to call method", "user", user, "method", name)
+	return false
+}
+
+// checkBatch checks every element of a batch against user's method list
+// before any runs, as Core does. It returns status 0 when all may run, 403
+// when one may not, or the error that ends the whole batch: an element
+// that is not an object, or one whose method is not a string.
+func (s *Server) checkBatch(arr []byte, user string) (*Error, int) {
+	el := newElements(arr)
+	for {
+		ev, ok := el.next()
+		if !ok {
+			return nil, 0
+		}
+		if ev[0] != '{' {
+			return errInvalidRequest, httpStatus(errInvalidRequest.Code)
+		}
+		var method []byte
+		it := newMembers(ev)
+		for {
+			k, val, ok := it.next()
+			if !ok {
+				break
+			}
+			if keyIs(k, "method") {
+				method = val
+				break
+			}
+		}
+		if method == nil || method[0] != '"' {
+			return &Error{CodeParseError, "JSON value of type " + JSONType(method) +
+				" is not of expected type string"}, 500
+		}
+		if !s.whitelisted(user, method) {
+			return nil, 403
+		}
+	}
 }
 
 func boolInt(b bool) int {

@@ -54,6 +54,9 @@ type Config struct {
 	Logger *slog.Logger
 	// LogPath is the debug log path reported by getrpcinfo.
 	LogPath string
+	// Whitelist restricts the methods each user may call (-rpcwhitelist);
+	// nil allows every method to every user.
+	Whitelist *Whitelist
 	// AuthFailDelay overrides the 250 ms delay after wrong credentials
 	// (tests); zero means the default.
 	AuthFailDelay time.Duration
@@ -63,6 +66,7 @@ type Config struct {
 type Server struct {
 	methods  map[string]*Method
 	auth     *Authenticator
+	wl       *Whitelist
 	allow    []netip.Prefix
 	mapError func(error) error
 	log      *slog.Logger
@@ -96,6 +100,7 @@ func NewServer(cfg Config) (*Server, error) {
 	s := &Server{
 		methods:     make(map[string]*Method, len(cfg.Methods)),
 		auth:        cfg.Auth,
+		wl:          cfg.Whitelist,
 		allow:       cfg.AllowIPs,
 		mapError:    cfg.MapError,
 		log:         cfg.Logger,
@@ -379,7 +384,8 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 		rep.authenticate = true
 		return rep
 	}
-	if !s.auth.Check(r.authz) {
+	user, ok := s.auth.User(r.authz)
+	if !ok {
 		s.log.Warn("incorrect password attempt", "peer", r.remote)
 		timer := time.NewTimer(s.delay)
 		select {
@@ -415,9 +421,13 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 		return reply{status: http.StatusServiceUnavailable, ctype: ctypeHTML, length: true,
 			body: append(out, workQueueFull...)}
 	}
+	t.user = user
 	out, status := s.process(s.ctx, body, t, out)
 	<-s.slots
 
+	if status == http.StatusForbidden {
+		return emptyReply(http.StatusForbidden)
+	}
 	if status == http.StatusNoContent {
 		return reply{status: status, body: out[:0]}
 	}
