@@ -89,6 +89,15 @@ type Backend interface {
 
 	// SendRawTransaction submits a transaction and returns its id.
 	SendRawTransaction(ctx context.Context, tx *wire.MsgTx) (chainhash.Hash, error)
+
+	// MempoolTxIDs returns the ids of the transactions in the backend's
+	// mempool, at most MaxMempoolIDs of them.
+	MempoolTxIDs(ctx context.Context) ([]chainhash.Hash, error)
+
+	// MempoolTxs returns the given mempool transactions; an entry is nil
+	// when the backend no longer knows the transaction (mined or evicted
+	// since its id was listed).
+	MempoolTxs(ctx context.Context, ids []chainhash.Hash) ([]*wire.MsgTx, error)
 }
 
 // Defaults of a Config.

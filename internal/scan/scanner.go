@@ -98,6 +98,10 @@ const (
 	DefaultRecent       = 100
 	DefaultLogInterval  = 10 * time.Second
 	DefaultPollInterval = 2 * time.Second
+
+	// DefaultMempoolPerPoll is how many mempool transactions one poll
+	// fetches at most; the rest wait for the next polls.
+	DefaultMempoolPerPoll = 2000
 )
 
 // Config sets up a Scanner.
@@ -129,6 +133,11 @@ type Config struct {
 
 	// LogInterval is the least time between two progress lines.
 	LogInterval time.Duration
+
+	// MempoolPerPoll bounds how many mempool transactions one poll
+	// fetches; zero means DefaultMempoolPerPoll, a negative value turns
+	// mempool polling off.
+	MempoolPerPoll int
 }
 
 // Progress describes a running rescan.
@@ -189,6 +198,10 @@ type Scanner struct {
 	cancel   context.CancelFunc
 	lastLog  time.Time
 	noFilter bool
+
+	// Mempool polling state, guarded by syncMu.
+	mempoolSeen map[chainhash.Hash]struct{}
+	mempoolGen  uint64
 }
 
 // New returns a scanner.
@@ -210,6 +223,9 @@ func New(cfg Config) *Scanner {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.MempoolPerPoll == 0 {
+		cfg.MempoolPerPoll = DefaultMempoolPerPoll
 	}
 	return &Scanner{cfg: cfg, state: cfg.State, noFilter: cfg.NoFilters}
 }

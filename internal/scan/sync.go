@@ -112,8 +112,8 @@ func (s *Scanner) forkPoint(ctx context.Context, tipHeight int32) (int32, error)
 	return -1, nil
 }
 
-// Follow runs Sync every interval until ctx ends, logging failures (an
-// unreachable backend is retried at the next tick).
+// Follow runs Sync, then PollMempool, every interval until ctx ends,
+// logging failures (an unreachable backend is retried at the next tick).
 func (s *Scanner) Follow(ctx context.Context, interval time.Duration) error {
 	if interval <= 0 {
 		interval = DefaultPollInterval
@@ -121,8 +121,12 @@ func (s *Scanner) Follow(ctx context.Context, interval time.Duration) error {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		if _, err := s.Sync(ctx); err != nil && ctx.Err() == nil {
-			s.cfg.Log.Warn("chain sync failed", "err", err)
+		if _, err := s.Sync(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.cfg.Log.Warn("chain sync failed", "err", err)
+			}
+		} else if _, err := s.PollMempool(ctx); err != nil && ctx.Err() == nil {
+			s.cfg.Log.Warn("mempool poll failed", "err", err)
 		}
 		select {
 		case <-ctx.Done():

@@ -139,6 +139,12 @@ func (t *Tx) UnconfirmAbove(height int32) error {
 		block_time = NULL, block_index = NULL WHERE block_height > ?`, height)
 }
 
+// DeleteWalletTx removes a transaction; removing an unknown one is not an
+// error.
+func (t *Tx) DeleteWalletTx(txid [32]byte) error {
+	return t.exec("delete transaction", "DELETE FROM wallet_txs WHERE txid = ?", txid[:])
+}
+
 // SetRecentBlocks replaces the recorded chain state.
 func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
 	if err := t.exec("write chain state", "DELETE FROM chain_blocks"); err != nil {

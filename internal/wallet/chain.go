@@ -33,6 +33,8 @@ type ChainStoreTx interface {
 	// PutTx inserts a transaction or updates its block; it returns the
 	// transaction's sequence number.
 	PutTx(r TxRecord) (int64, error)
+	// DeleteTx removes an unconfirmed transaction that left the mempool.
+	DeleteTx(txid [32]byte) error
 	// UnconfirmAbove clears the block of every transaction above height.
 	UnconfirmAbove(height int32) error
 	// SetRecentBlocks replaces the recorded last processed blocks.
@@ -359,6 +361,79 @@ type usedIndex struct {
 	index int64
 }
 
+// MempoolTxs records the wallet's transactions among txs, mempool
+// transactions, as unconfirmed (no block, zero confirmations). Those the
+// wallet knows already, mined or not, are left as they are; when one is
+// mined later, BlockConnected gives it its block.
+func (w *Wallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
+	return w.BlockConnected(ctx, BlockInfo{Height: -1}, txs, nil)
+}
+
+// DropUnconfirmed forgets the unconfirmed transactions (coinbases aside)
+// for which inMempool is false: they left the backend's mempool without
+// being mined (replaced, evicted, expired, or dropped by a reorg and not
+// taken back). It returns how many it dropped.
+func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.Hash) bool) (int, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return 0, err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	gone := map[chainhash.Hash]bool{}
+	for _, wt := range c.order {
+		if !wt.confirmed() && !wt.coinbase && !inMempool(wt.txid) {
+			gone[wt.txid] = true
+		}
+	}
+	if len(gone) == 0 {
+		return 0, nil
+	}
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		for id := range gone {
+			if err := tx.DeleteTx(id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	kept := c.order[:0]
+	for _, wt := range c.order {
+		if gone[wt.txid] {
+			delete(c.txs, wt.txid)
+			continue
+		}
+		kept = append(kept, wt)
+	}
+	for i := len(kept); i < len(c.order); i++ {
+		c.order[i] = nil
+	}
+	c.order = kept
+	for op, by := range c.spentBy {
+		if gone[by] {
+			delete(c.spentBy, op)
+		}
+	}
+	// An output spent by both a dropped and a kept transaction stays
+	// spent by the kept one.
+	for _, wt := range c.order {
+		if wt.coinbase {
+			continue
+		}
+		for _, in := range wt.tx.TxIn {
+			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
+				c.spentBy[in.PreviousOutPoint] = wt.txid
+			}
+		}
+	}
+	return len(gone), nil
+}
+
 // BlockConnected records the wallet's transactions of a block, in block
 // order, with their positions in the block (indexes may be nil). Delivering
 // the same block again only updates what changed. Outputs to ranged
@@ -396,6 +471,13 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if !mine && !w.isFromMe(tx) {
 			continue
 		}
+		if blk.Height < 0 {
+			if _, known := c.txs[tx.TxHash()]; known {
+				// A mempool transaction already recorded, mined
+				// or not: its record stands.
+				continue
+			}
+		}
 		var buf bytes.Buffer
 		if err := tx.Serialize(&buf); err != nil {
 			c.mu.RUnlock()
@@ -406,9 +488,14 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if i < len(indexes) {
 			r.BlockIndex = int32(indexes[i])
 		}
-		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
+		switch old, ok := c.txs[chainhash.Hash(r.TxID)]; {
+		case ok:
 			r.Seq, r.TimeReceived, r.TimeSmart = old.rec.Seq, old.rec.TimeReceived, old.rec.TimeSmart
-		} else {
+		case blk.Height < 0:
+			// Unconfirmed: listed at the time it was received.
+			r.Height, r.BlockHash, r.BlockTime, r.BlockIndex = -1, [32]byte{}, 0, 0
+			r.TimeSmart = now
+		default:
 			r.TimeSmart = c.smartTime(blk, now, recs)
 		}
 		recs = append(recs, r)

@@ -41,6 +41,8 @@ func (t chainTxn) PutTx(r wallet.TxRecord) (int64, error) {
 	return t.tx.PutWalletTx(store.WalletTx(r))
 }
 
+func (t chainTxn) DeleteTx(txid [32]byte) error { return t.tx.DeleteWalletTx(txid) }
+
 func (t chainTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
 
 func (t chainTxn) SetRecentBlocks(blocks []wallet.BlockRef) error {

@@ -467,6 +467,7 @@ var (
 	_ scan.Source         = (*adapter)(nil)
 	_ scan.Sink           = (*adapter)(nil)
 	_ scan.RescanRecorder = (*adapter)(nil)
+	_ scan.MempoolSink    = (*adapter)(nil)
 )
 
 func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
@@ -498,4 +499,13 @@ func (a *adapter) Rollback(ctx context.Context, height int32) error {
 
 func (a *adapter) RescanProgress(ctx context.Context, next, stop int32) error {
 	return a.w.SetRescanProgress(ctx, &wallet.RescanState{Next: next, Stop: stop})
+}
+
+func (a *adapter) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
+	return a.w.MempoolTxs(ctx, txs)
+}
+
+func (a *adapter) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash) bool) error {
+	_, err := a.w.DropUnconfirmed(ctx, inMempool)
+	return err
 }
