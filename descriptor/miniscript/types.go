@@ -1,6 +1,10 @@
 package miniscript
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/btcsuite/btcd/wire/v2"
+)
 
 // Type is a set of miniscript type properties: one basic type (B, V, K or
 // W) and the modifiers z o n d u e f s m x, plus the timelock flags g h i j
@@ -95,21 +99,9 @@ const (
 func maxScriptSize(ctx Context) int {
 	if ctx == Tapscript {
 		const max = 400000 - txBodyLeewayWeight - maxTapscriptSatSize
-		return max - compactSizeLen(max)
+		return max - wire.VarIntSerializeSize(max)
 	}
 	return maxP2WSHScriptSize
-}
-
-func compactSizeLen(n int) int {
-	switch {
-	case n < 253:
-		return 1
-	case n <= 0xffff:
-		return 3
-	case n <= 0xffffffff:
-		return 5
-	}
-	return 9
 }
 
 // mixes reports whether x and y hold timelocks of different kinds.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
 	"github.com/descwallet/descwallet/descriptor/miniscript"
@@ -205,23 +206,11 @@ func (s *inputSigner) schnorrSig(sk *schnorrKey, hash, pub []byte) []byte {
 
 // stackSize is the serialized size of a witness stack.
 func stackSize(stack [][]byte) int {
-	n := compactSizeLen(len(stack))
+	n := wire.VarIntSerializeSize(uint64(len(stack)))
 	for _, it := range stack {
-		n += compactSizeLen(len(it)) + len(it)
+		n += wire.VarIntSerializeSize(uint64(len(it))) + len(it)
 	}
 	return n
-}
-
-func compactSizeLen(n int) int {
-	switch {
-	case n < 0xfd:
-		return 1
-	case n <= 0xffff:
-		return 3
-	case n <= 0xffffffff:
-		return 5
-	}
-	return 9
 }
 
 // signTapscript is Core's SignTaprootScript: a BIP 342 leaf decoded as
