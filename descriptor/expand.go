@@ -3,6 +3,8 @@ package descriptor
 import (
 	"runtime"
 	"sync"
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Key is a public key met while expanding a descriptor at one index.
@@ -248,7 +250,7 @@ func (n *node) outputs(scripts [][]byte, c *collector) []Output {
 		case KindSH:
 			o.RedeemScript = nil
 			for _, sc := range c.scripts {
-				if h := hash160(sc); string(h[:]) == string(s[2:22]) {
+				if h := script.Hash160(sc); string(h[:]) == string(s[2:22]) {
 					o.RedeemScript = sc
 				}
 			}

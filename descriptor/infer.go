@@ -4,7 +4,6 @@ import (
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/script"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
 )
 
 // Provider supplies what inference needs to know about a script: public
@@ -34,7 +33,7 @@ func NewFlatProvider() *FlatProvider {
 
 // AddPubKey records a public key and, when origin is not nil, its origin.
 func (p *FlatProvider) AddPubKey(pub []byte, origin *KeyOrigin) {
-	id := KeyID(hash160(pub))
+	id := KeyID(script.Hash160(pub))
 	p.pubkeys[id] = append([]byte(nil), pub...)
 	if origin != nil {
 		p.origins[id] = *origin
@@ -42,7 +41,7 @@ func (p *FlatProvider) AddPubKey(pub []byte, origin *KeyOrigin) {
 }
 
 // AddScript records a script by its HASH160.
-func (p *FlatProvider) AddScript(s []byte) { p.scripts[hash160(s)] = append([]byte(nil), s...) }
+func (p *FlatProvider) AddScript(s []byte) { p.scripts[script.Hash160(s)] = append([]byte(nil), s...) }
 
 // AddTaproot records taproot spend data.
 func (p *FlatProvider) AddTaproot(t *Taproot) { p.trees[t.OutputKey] = t }
@@ -94,7 +93,7 @@ func inferPubkey(pub []byte, ctx pctx, p Provider) keyExpr {
 		return nil
 	}
 	var k keyExpr = &constKey{pub: append([]byte(nil), pub...)}
-	if o, ok := p.Origin(KeyID(hash160(pub))); ok {
+	if o, ok := p.Origin(KeyID(script.Hash160(pub))); ok {
 		k = &originKey{origin: o, inner: k}
 	}
 	return k
@@ -105,7 +104,7 @@ func inferXOnly(x []byte, p Provider) keyExpr {
 	full := append([]byte{2}, x...)
 	var k keyExpr = &constKey{pub: full, xonly: true}
 	for _, prefix := range []byte{2, 3} {
-		if o, ok := p.Origin(KeyID(hash160(append([]byte{prefix}, x...)))); ok {
+		if o, ok := p.Origin(KeyID(script.Hash160(append([]byte{prefix}, x...)))); ok {
 			return &originKey{origin: o, inner: k}
 		}
 	}
@@ -176,7 +175,7 @@ func inferScript(s []byte, ctx pctx, p Provider, net *chaincfg.Params) *node {
 			}
 		}
 	case class == script.WitnessV0ScriptHash && (ctx == ctxTop || ctx == ctxP2SH):
-		if sub, ok := p.Script(ripemd160Sum(data[0])); ok {
+		if sub, ok := p.Script(script.RIPEMD160(data[0])); ok {
 			if n := inferScript(sub, ctxP2WSH, p, net); n != nil {
 				return &node{kind: KindWSH, subs: []*node{n}}
 			}
@@ -223,14 +222,4 @@ func inferTaproot(tr *Taproot, p Provider, net *chaincfg.Params) *node {
 		n.depths = append(n.depths, l.Depth)
 	}
 	return n
-}
-
-// ripemd160Sum is the RIPEMD160 of b (a P2WSH program gives the HASH160 of
-// its witness script).
-func ripemd160Sum(b []byte) [20]byte {
-	r := ripemd160.New()
-	r.Write(b)
-	var out [20]byte
-	r.Sum(out[:0])
-	return out
 }

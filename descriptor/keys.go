@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // KeyOrigin is where a key comes from: the fingerprint of the key at the
@@ -57,7 +59,7 @@ func (m KeyMap) lookup(pub []byte) (PrivateKey, bool) {
 	if m == nil {
 		return PrivateKey{}, false
 	}
-	k, ok := m[hash160(pub)]
+	k, ok := m[script.Hash160(pub)]
 	return k, ok
 }
 
@@ -67,7 +69,7 @@ func (m KeyMap) lookupXOnly(x []byte) (PrivateKey, bool) {
 		return PrivateKey{}, false
 	}
 	for _, p := range []byte{2, 3} {
-		if k, ok := m[hash160(append([]byte{p}, x...))]; ok {
+		if k, ok := m[script.Hash160(append([]byte{p}, x...))]; ok {
 			return k, true
 		}
 	}
@@ -183,7 +185,7 @@ func (c *collector) addScript(s []byte) {
 	if c.scripts == nil {
 		c.scripts = map[[20]byte][]byte{}
 	}
-	c.scripts[hash160(s)] = s
+	c.scripts[script.Hash160(s)] = s
 }
 
 // constKey is a literal public key (hex or WIF).
@@ -225,7 +227,7 @@ func (k *constKey) str(m strMode, e *env) (string, bool) {
 }
 
 func (k *constKey) derive(_ uint32, e *env, out *collector) ([]byte, error) {
-	h := hash160(k.pub)
+	h := script.Hash160(k.pub)
 	out.addKey(k.pub, KeyOrigin{Fingerprint: [4]byte{h[0], h[1], h[2], h[3]}}, false)
 	if p, ok := k.priv(e); ok {
 		out.setPriv(k.pub, p.Key[:])

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Kind is the type of a script expression.
@@ -358,7 +359,7 @@ func pushInt(b []byte, v int) []byte {
 func p2pkh(pub []byte) []byte {
 	b := make([]byte, 25)
 	b[0], b[1], b[2] = 0x76, 0xa9, 20
-	h := hash160(pub)
+	h := script.Hash160(pub)
 	copy(b[3:], h[:])
 	b[23], b[24] = 0x88, 0xac
 	return b
@@ -367,7 +368,7 @@ func p2pkh(pub []byte) []byte {
 func p2wpkh(pub []byte) []byte {
 	b := make([]byte, 22)
 	b[1] = 20
-	h := hash160(pub)
+	h := script.Hash160(pub)
 	copy(b[2:], h[:])
 	return b
 }
@@ -375,7 +376,7 @@ func p2wpkh(pub []byte) []byte {
 func p2sh(s []byte) []byte {
 	b := make([]byte, 23)
 	b[0], b[1] = 0xa9, 20
-	h := hash160(s)
+	h := script.Hash160(s)
 	copy(b[2:], h[:])
 	b[22] = 0x87
 	return b

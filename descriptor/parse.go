@@ -6,6 +6,7 @@ import (
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // pctx is the context a script or key expression is parsed in; it decides
@@ -40,7 +41,7 @@ type parser struct {
 }
 
 func (p *parser) addPriv(pub []byte, k PrivateKey) {
-	p.keys[KeyID(hash160(pub))] = k
+	p.keys[KeyID(script.Hash160(pub))] = k
 }
 
 // errSyntax and friends build errors with Core's text.

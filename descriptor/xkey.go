@@ -12,23 +12,13 @@ import (
 	"github.com/btcsuite/btcd/address/v2/base58"
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/chaincfg/v2"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
 
+	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // KeyID is the HASH160 of a serialized public key, Core's CKeyID.
 type KeyID [20]byte
-
-// hash160 returns RIPEMD160(SHA256(b)).
-func hash160(b []byte) [20]byte {
-	s := sha256.Sum256(b)
-	r := ripemd160.New()
-	r.Write(s[:])
-	var out [20]byte
-	r.Sum(out[:0])
-	return out
-}
 
 // hardenedFlag marks a hardened BIP 32 child index.
 const hardenedFlag = uint32(1) << 31
@@ -45,7 +35,7 @@ type extKey struct {
 
 // fingerprint is the first four bytes of the HASH160 of the public key.
 func (k *extKey) fingerprint() [4]byte {
-	h := hash160(k.pub[:])
+	h := script.Hash160(k.pub[:])
 	return [4]byte{h[0], h[1], h[2], h[3]}
 }
 

@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"strings"
 	"testing"
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // testKeys parses any key expression without separators, and gives each
@@ -59,7 +61,7 @@ func (r *scriptKeys) FromPKBytes(b []byte) (int, bool) {
 
 func (r *scriptKeys) FromPKHBytes(h []byte) (int, bool) {
 	for _, k := range r.known {
-		if bytes.Equal(hash160(k), h) {
+		if h160 := script.Hash160(k); bytes.Equal(h160[:], h) {
 			r.keys = append(r.keys, k)
 			return len(r.keys) - 1, true
 		}

@@ -1,11 +1,10 @@
 package miniscript
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Context is the script context a miniscript is written for.
@@ -782,14 +781,6 @@ func pushInt(b []byte, v int64) []byte {
 	return pushData(b, scriptNum(v))
 }
 
-// hash160 is RIPEMD160(SHA256(b)).
-func hash160(b []byte) []byte {
-	s := sha256.Sum256(b)
-	r := ripemd160.New()
-	r.Write(s[:])
-	return r.Sum(nil)
-}
-
 // Script returns the script of the miniscript; keys[i] is the serialized
 // key of index i (33 bytes under P2WSH, 32 under Tapscript).
 func (n *Node) Script(keys [][]byte) ([]byte, error) {
@@ -823,7 +814,8 @@ func (n *Node) script(b []byte, verify bool, keys [][]byte) []byte {
 		return pushData(b, keys[n.Keys[0]])
 	case PkH:
 		b = append(b, opDup, opHash160)
-		b = pushData(b, hash160(keys[n.Keys[0]]))
+		h := script.Hash160(keys[n.Keys[0]])
+		b = pushData(b, h[:])
 		return append(b, opEqualVerify)
 	case Older:
 		return append(pushInt(b, int64(n.K)), opCSV)

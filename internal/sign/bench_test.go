@@ -37,7 +37,7 @@ func benchTx(n int, pkScript func(i int) []byte) (*wire.MsgTx, Coins) {
 }
 
 func p2wpkhFor(k *Key) []byte {
-	h := hash160(k.PubKey())
+	h := script.Hash160(k.PubKey())
 	return script.PayToWitnessPubKeyHash(h[:])
 }
 
@@ -75,7 +75,7 @@ func BenchmarkRawP2WPKH(b *testing.B) {
 	k := benchKey(1)
 	tx, coins := benchTx(1, func(int) []byte { return p2wpkhFor(k) })
 	ctx := newTxContext(tx, coins, NewProvider(k), SigHashDefault)
-	h := hash160(k.PubKey())
+	h := script.Hash160(k.PubKey())
 	sc := script.PayToPubKeyHash(h[:])
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,14 +1,14 @@
 package sign
 
 import (
-	"crypto/sha256"
 	"sync"
 
 	"github.com/btcsuite/btcd/address/v2/base58"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // Bitcoin's HASH160.
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Key is a private key with everything the signer needs from it computed
@@ -37,7 +37,7 @@ func NewKey(priv *secp256k1.PrivateKey, compressed bool) *Key {
 	} else {
 		k.pubBytes = k.pub.SerializeUncompressed()
 	}
-	k.id = hash160(k.pubBytes)
+	k.id = script.Hash160(k.pubBytes)
 	return k
 }
 
@@ -118,15 +118,3 @@ func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
 	})
 	return k.plain, k.tweaked
 }
-
-func hash160(b []byte) [20]byte {
-	sha := sha256.Sum256(b)
-	h := ripemd160.New()
-	h.Write(sha[:])
-	var out [20]byte
-	h.Sum(out[:0])
-	return out
-}
-
-// Hash160 returns RIPEMD160(SHA256(b)), Bitcoin's HASH160.
-func Hash160(b []byte) [20]byte { return hash160(b) }

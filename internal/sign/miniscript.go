@@ -5,7 +5,7 @@ import (
 	"encoding/hex"
 
 	"github.com/descwallet/descwallet/descriptor/miniscript"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is consensus
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Core's sequence-lock constants (BIP 68/112) and the locktime threshold.
@@ -30,14 +30,10 @@ func (p *Provider) AddPreimage(preimage []byte) {
 	d := sha256.Sum256(s[:])
 	p.preimages["sha256:"+string(s[:])] = pre
 	p.preimages["hash256:"+string(d[:])] = pre
-	p.preimages["ripemd160:"+string(ripemd(pre))] = pre
-	p.preimages["hash160:"+string(ripemd(s[:]))] = pre
-}
-
-func ripemd(b []byte) []byte {
-	r := ripemd160.New()
-	r.Write(b)
-	return r.Sum(nil)
+	r := script.RIPEMD160(pre)
+	h := script.RIPEMD160(s[:])
+	p.preimages["ripemd160:"+string(r[:])] = pre
+	p.preimages["hash160:"+string(h[:])] = pre
 }
 
 // wshSatisfier is Core's WshSatisfier: it satisfies a P2WSH witnessScript

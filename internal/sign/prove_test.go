@@ -121,7 +121,7 @@ type faultCase struct {
 func faultCases() []faultCase {
 	return []faultCase{
 		{"p2pkh", func(k *Key) []byte {
-			h := hash160(k.PubKey())
+			h := script.Hash160(k.PubKey())
 			return script.PayToPubKeyHash(h[:])
 		}, txscript.SigHashAll, MsgNeedMoreSignature},
 		{"p2wpkh", p2wpkhFor, SigHashDefault, MsgNeedMoreSignature},
@@ -211,7 +211,7 @@ func engineLookup(t *testing.T, tx *wire.MsgTx, i int, coin *Coin,
 	case len(in.Witness) == 2:
 		full := in.Witness[0]
 		sig, pub = full[:len(full)-1], in.Witness[1]
-		h := hash160(pub)
+		h := script.Hash160(pub)
 		hash, err = txscript.CalcWitnessSigHash(script.PayToPubKeyHash(h[:]), hashes,
 			txscript.SigHashType(full[len(full)-1]), tx, i, coin.Amount)
 	default:
@@ -314,7 +314,7 @@ func TestSigHashMismatchVerifiedInFull(t *testing.T) {
 // scripts are not named.
 func TestNeedsDataEmptyFails(t *testing.T) {
 	k := benchKey(3)
-	h := hash160(k.PubKey())
+	h := script.Hash160(k.PubKey())
 	wsh := sha256.Sum256([]byte{0x51})
 	named := [][]byte{
 		script.PayToPubKeyHash(h[:]),

@@ -2,6 +2,8 @@ package sign
 
 import (
 	"crypto/sha256"
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // Provider is a signing provider: the keys and scripts a signer may use.
@@ -59,9 +61,9 @@ func (p *Provider) addPub(pub []byte) {
 		p.pubs = make(map[[20]byte][]byte)
 		p.xonlyPubs = make(map[[20]byte][]byte)
 	}
-	p.pubs[hash160(pub)] = pub
+	p.pubs[script.Hash160(pub)] = pub
 	if len(pub) == 33 {
-		p.xonlyPubs[hash160(pub[1:])] = pub
+		p.xonlyPubs[script.Hash160(pub[1:])] = pub
 	}
 }
 
@@ -80,7 +82,7 @@ func (p *Provider) pubKeyByXOnlyID(id [20]byte) ([]byte, bool) {
 
 // AddScript adds a script, found later by its HASH160.
 func (p *Provider) AddScript(s []byte) {
-	p.scripts[hash160(s)] = append([]byte(nil), s...)
+	p.scripts[script.Hash160(s)] = append([]byte(nil), s...)
 }
 
 // AddWitnessScript adds a witnessScript and its P2WSH output script
@@ -107,7 +109,7 @@ func (p *Provider) keyByXOnly(x []byte) *Key {
 	copy(c[1:], x)
 	for _, prefix := range []byte{2, 3} {
 		c[0] = prefix
-		if k := p.byID[hash160(c[:])]; k != nil {
+		if k := p.byID[script.Hash160(c[:])]; k != nil {
 			return k
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+
 	"github.com/descwallet/descwallet/internal/script"
 )
 
@@ -365,7 +366,7 @@ func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
 		isig, ikey := 0, 0
 		for isig < len(sigs) && len(sigs)-isig <= len(keys)-ikey {
 			if s.checkECDSA(sigs[isig], keys[ikey], next, sv) {
-				s.sigs[hash160(keys[ikey])] = sigPair{pub: keys[ikey], sig: sigs[isig]}
+				s.sigs[script.Hash160(keys[ikey])] = sigPair{pub: keys[ikey], sig: sigs[isig]}
 				isig++
 			}
 			ikey++
@@ -377,7 +378,7 @@ func (s *inputSigner) extract(scriptSig []byte, witness wire.TxWitness) {
 	last := 0
 	for _, sig := range stack {
 		for k := last; k < len(keys); k++ {
-			id := hash160(keys[k])
+			id := script.Hash160(keys[k])
 			if _, have := s.sigs[id]; have {
 				last = k + 1
 				break
@@ -517,7 +518,7 @@ func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Clas
 		return [][]byte{sol[0]}, class, true
 
 	case script.WitnessV0ScriptHash:
-		id := ripemd160Sum(sol[0])
+		id := script.RIPEMD160(sol[0])
 		if ws, ok := s.script(id); ok {
 			return [][]byte{ws}, class, true
 		}
@@ -551,10 +552,10 @@ func (s *inputSigner) script(id [20]byte) ([]byte, bool) {
 	if scr, ok := s.ctx.provider.Script(id); ok {
 		return scr, true
 	}
-	if s.redeemScript != nil && hash160(s.redeemScript) == id {
+	if s.redeemScript != nil && script.Hash160(s.redeemScript) == id {
 		return s.redeemScript, true
 	}
-	if s.witnessScript != nil && hash160(s.witnessScript) == id {
+	if s.witnessScript != nil && script.Hash160(s.witnessScript) == id {
 		return s.witnessScript, true
 	}
 	return nil, false
@@ -564,7 +565,7 @@ func (s *inputSigner) script(id [20]byte) ([]byte, bool) {
 // reused, otherwise the provider's key signs. Witness v0 scripts refuse
 // uncompressed keys.
 func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, bool) {
-	id := hash160(pub)
+	id := script.Hash160(pub)
 	if sp, ok := s.sigs[id]; ok {
 		return sp.sig, true
 	}

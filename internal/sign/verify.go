@@ -7,7 +7,6 @@ import (
 	"github.com/btcsuite/btcd/btcec/v2/ecdsa"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // Bitcoin's HASH160.
 )
 
 // VerifyFlags are the script flags inputs are verified under: btcd's
@@ -98,14 +97,6 @@ func (s *inputSigner) checkECDSA(sig, pub, scriptCode []byte, sv sigVersion) boo
 		return false
 	}
 	return parsed.Verify(hash, key)
-}
-
-func ripemd160Sum(b []byte) [20]byte {
-	h := ripemd160.New()
-	h.Write(b)
-	var out [20]byte
-	copy(out[:], h.Sum(nil))
-	return out
 }
 
 // coreScriptError returns Core's text for a verification failure: the two

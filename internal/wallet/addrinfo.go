@@ -2,13 +2,11 @@ package wallet
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
 	"strings"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
-	"golang.org/x/crypto/ripemd160" //nolint:staticcheck // HASH160 is Bitcoin's
 
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
@@ -67,20 +65,10 @@ type provider struct{ out *descriptor.Output }
 
 var _ descriptor.Provider = provider{}
 
-// keyID is HASH160 of a serialized public key.
-func keyID(pub []byte) descriptor.KeyID {
-	s := sha256.Sum256(pub)
-	r := ripemd160.New()
-	r.Write(s[:])
-	var id descriptor.KeyID
-	r.Sum(id[:0])
-	return id
-}
-
 // key returns the expansion's key whose HASH160 is id.
 func (p provider) key(id descriptor.KeyID) *descriptor.Key {
 	for i := range p.out.Keys {
-		if keyID(p.out.Keys[i].PubKey) == id {
+		if descriptor.KeyID(script.Hash160(p.out.Keys[i].PubKey)) == id {
 			return &p.out.Keys[i]
 		}
 	}
@@ -132,11 +120,7 @@ func (p provider) scriptByHash160(h []byte) []byte {
 // scriptBySHA256 finds a witness script by its P2WSH program: scripts are
 // kept by HASH160, which is RIPEMD160 of that program.
 func (p provider) scriptBySHA256(h []byte) []byte {
-	r := ripemd160.New()
-	r.Write(h)
-	var id [20]byte
-	r.Sum(id[:0])
-	s, _ := p.Script(id)
+	s, _ := p.Script(script.RIPEMD160(h))
 	return s
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/sign"
 )
 
@@ -321,7 +322,7 @@ func addPrevTxScript(obj map[string]json.RawMessage, pk []byte, isP2SH bool, p *
 
 // p2sh returns the P2SH output script of a redeemScript.
 func p2sh(redeem []byte) []byte {
-	h := sign.Hash160(redeem)
+	h := script.Hash160(redeem)
 	out := append([]byte{0xa9, 0x14}, h[:]...)
 	return append(out, 0x87)
 }

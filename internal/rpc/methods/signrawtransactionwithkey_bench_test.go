@@ -35,7 +35,7 @@ func p2wpkhCall(tb testing.TB, n int) []json.RawMessage {
 		priv := secp256k1.PrivKeyFromBytes(seed[:])
 		wifs = append(wifs, base58.CheckEncode(append(seed[:], 1),
 			chaincfg.RegressionNetParams.PrivateKeyID))
-		h := sign.Hash160(priv.PubKey().SerializeCompressed())
+		h := script.Hash160(priv.PubKey().SerializeCompressed())
 		var op wire.OutPoint
 		binary.LittleEndian.PutUint32(op.Hash[:], uint32(i)+1)
 		tx.AddTxIn(&wire.TxIn{PreviousOutPoint: op, Sequence: 0xfffffffd})
@@ -96,7 +96,7 @@ func BenchmarkRaw200P2WPKH(b *testing.B) {
 		var op wire.OutPoint
 		binary.LittleEndian.PutUint32(op.Hash[:], uint32(i)+1)
 		tx.AddTxIn(&wire.TxIn{PreviousOutPoint: op, Sequence: 0xfffffffd})
-		h := sign.Hash160(privs[i].PubKey().SerializeCompressed())
+		h := script.Hash160(privs[i].PubKey().SerializeCompressed())
 		fetcher.AddPrevOut(op, &wire.TxOut{Value: 100_000, PkScript: script.PayToWitnessPubKeyHash(h[:])})
 	}
 	tx.AddTxOut(&wire.TxOut{Value: 50_000, PkScript: script.PayToWitnessPubKeyHash(make([]byte, 20))})
@@ -106,7 +106,7 @@ func BenchmarkRaw200P2WPKH(b *testing.B) {
 	for b.Loop() {
 		for i, priv := range privs {
 			pub := priv.PubKey().SerializeCompressed()
-			h := sign.Hash160(pub)
+			h := script.Hash160(pub)
 			hash, err := txscript.CalcWitnessSigHash(script.PayToPubKeyHash(h[:]), sigHashes,
 				txscript.SigHashAll, tx, i, 100_000)
 			if err != nil {

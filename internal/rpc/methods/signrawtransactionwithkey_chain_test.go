@@ -34,7 +34,7 @@ type chainSpend struct {
 func chainSpends() []chainSpend {
 	k1, k2, k3 := testenv.NewKey("sign chain 1"), testenv.NewKey("sign chain 2"), testenv.NewKey("sign chain 3")
 	multi, _ := script.PayToMultisig(2, [][]byte{k1.PubKey, k2.PubKey, k3.PubKey})
-	pkh := sign.Hash160(k2.PubKey)
+	pkh := script.Hash160(k2.PubKey)
 	shPKH := script.PayToPubKeyHash(pkh[:])
 	rawtr := testenv.NewKey("sign chain rawtr")
 	return []chainSpend{
