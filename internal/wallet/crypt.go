@@ -387,22 +387,8 @@ func (w *Wallet) openKeys(ctx context.Context, master []byte) error {
 			privStrings[p.DescriptorID] = p.Secret
 			continue
 		}
-		if len(p.KeyID) != 20 || len(p.Secret) != 33 {
-			wipe(p.Secret)
-			continue
-		}
-		m := keys[p.DescriptorID]
-		if m == nil {
-			m = descriptor.KeyMap{}
-			keys[p.DescriptorID] = m
-		}
-		var id descriptor.KeyID
-		copy(id[:], p.KeyID)
-		var pk descriptor.PrivateKey
-		copy(pk.Key[:], p.Secret[:32])
-		pk.Compressed = p.Secret[32] == 1
+		addKeyRecord(keys, p)
 		wipe(p.Secret)
-		m[id] = pk
 	}
 	w.mu.RLock()
 	descs := append([]*walletDesc(nil), w.descs...)

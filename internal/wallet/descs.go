@@ -63,6 +63,27 @@ func (wd *walletDesc) expand(index uint32) ([]descriptor.Output, error) {
 	return o, nil
 }
 
+// addKeyRecord files a plain private-key record (a 20-byte key id, the
+// 32-byte key and a compression byte) in keys under its descriptor. A record
+// of another shape is skipped; the record's bytes are copied, so the caller
+// may wipe them afterwards.
+func addKeyRecord(keys map[[32]byte]descriptor.KeyMap, r SecretRecord) {
+	if len(r.KeyID) != 20 || len(r.Secret) != 33 {
+		return
+	}
+	m := keys[r.DescriptorID]
+	if m == nil {
+		m = descriptor.KeyMap{}
+		keys[r.DescriptorID] = m
+	}
+	var id descriptor.KeyID
+	copy(id[:], r.KeyID)
+	var pk descriptor.PrivateKey
+	copy(pk.Key[:], r.Secret[:32])
+	pk.Compressed = r.Secret[32] == 1
+	m[id] = pk
+}
+
 // restore rebuilds the wallet from a database snapshot.
 func (w *Wallet) restore(snap *Snapshot) error {
 	if v, ok := snap.Meta[metaFlags]; ok && len(v) == 8 {
@@ -77,20 +98,7 @@ func (w *Wallet) restore(snap *Snapshot) error {
 			privStrings[s.DescriptorID] = string(s.Secret)
 			continue
 		}
-		if len(s.KeyID) != 20 || len(s.Secret) != 33 {
-			continue
-		}
-		m := secrets[s.DescriptorID]
-		if m == nil {
-			m = descriptor.KeyMap{}
-			secrets[s.DescriptorID] = m
-		}
-		var id descriptor.KeyID
-		copy(id[:], s.KeyID)
-		var pk descriptor.PrivateKey
-		copy(pk.Key[:], s.Secret[:32])
-		pk.Compressed = s.Secret[32] == 1
-		m[id] = pk
+		addKeyRecord(secrets, s)
 	}
 	for _, rec := range snap.Descriptors {
 		text := rec.Public
