@@ -23,11 +23,11 @@ func newCreateWallet(d *Deps) *rpc.Method {
 			startupParam,
 			{Name: "external_signer", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Use an external signer (not supported)."},
 		},
-		Result:   "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}",
+		Result:   walletLoadResult,
 		Examples: []string{`"mywallet"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if d.Wallets == nil {
-				return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+				return nil, errNoWalletSupport
 			}
 			name, err := req.String(0)
 			if err != nil {

@@ -17,11 +17,11 @@ func newLoadWallet(d *Deps) *rpc.Method {
 			{Name: "filename", Type: rpc.TypeString, Description: "The wallet's name."},
 			startupParam,
 		},
-		Result:   "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}",
+		Result:   walletLoadResult,
 		Examples: []string{`"mywallet"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if d.Wallets == nil {
-				return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+				return nil, errNoWalletSupport
 			}
 			name, err := req.String(0)
 			if err != nil {

@@ -17,11 +17,11 @@ func newRestoreWallet(d *Deps) *rpc.Method {
 			{Name: "backup_file", Type: rpc.TypeString, Description: "The backup file."},
 			startupParam,
 		},
-		Result:   "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}",
+		Result:   walletLoadResult,
 		Examples: []string{`"restored" "backup.sqlite"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if d.Wallets == nil {
-				return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+				return nil, errNoWalletSupport
 			}
 			name, err := req.String(0)
 			if err != nil {

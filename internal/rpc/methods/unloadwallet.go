@@ -27,7 +27,7 @@ func newUnloadWallet(d *Deps) *rpc.Method {
 		Examples: []string{`"mywallet"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			if d.Wallets == nil {
-				return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+				return nil, errNoWalletSupport
 			}
 			name := req.Wallet
 			if req.WalletURI {

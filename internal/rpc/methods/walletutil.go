@@ -8,13 +8,20 @@ import (
 // walletCategory is the help category of the wallet methods.
 const walletCategory = "wallet"
 
+// errNoWalletSupport answers the wallet methods of a node that runs without
+// a wallet manager, as Core answers them under -disablewallet.
+var errNoWalletSupport = rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+
+// walletLoadResult is the result help of the calls that open a wallet.
+const walletLoadResult = "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}"
+
 // requestWallet picks the wallet a wallet method works on: the one named by
 // the /wallet/<name> URI, or the only loaded one (Core's -18 and -19
 // otherwise). Handlers call it after the top-level argument checks and
 // before they look at their arguments, as Core does.
 func requestWallet(d *Deps, req *rpc.Request) (*wallet.Wallet, error) {
 	if d.Wallets == nil {
-		return nil, rpc.NewError(rpc.CodeMethodNotFound, "Method not found")
+		return nil, errNoWalletSupport
 	}
 	w, err := d.Wallets.Resolve(req.Wallet, req.WalletURI)
 	if err != nil {
