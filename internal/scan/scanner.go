@@ -21,7 +21,9 @@ type WatchList struct {
 	// Scripts are the wallet's scriptPubKeys.
 	Scripts [][]byte
 
-	// Outpoints are the outputs the wallet owns and has not seen spent.
+	// Outpoints are the outputs the wallet owns that no transaction of a
+	// block spends (a spend still in the mempool leaves its outputs
+	// watched, so that the block confirming it matches).
 	Outpoints []wire.OutPoint
 }
 

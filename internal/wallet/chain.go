@@ -201,8 +201,8 @@ func (w *Wallet) ScriptGeneration() uint64 {
 }
 
 // WatchList returns what a chain scan must look for: every scriptPubKey
-// the wallet derives, and the outputs it owns and has not seen spent, with
-// the generation of the scripts.
+// the wallet derives, and the outputs it owns and has not seen spent in a
+// block, with the generation of the scripts.
 func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoint, error) {
 	if err := w.loadChain(ctx); err != nil {
 		return 0, nil, nil, err
@@ -317,8 +317,12 @@ func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 	return out, nil
 }
 
-// unspentOutpoints returns the wallet's outputs no wallet transaction
-// spends.
+// unspentOutpoints returns the wallet's outputs no confirmed wallet
+// transaction spends. An output spent only by an unconfirmed transaction
+// (one seen in the mempool, or one a reorg took out of its block) stays
+// watched: the block that confirms that spend, or a conflicting one, must
+// match, else a spend that pays nothing back to the wallet would never be
+// seen mined.
 func (w *Wallet) unspentOutpoints() []wire.OutPoint {
 	c := &w.chain
 	c.mu.RLock()
@@ -327,8 +331,10 @@ func (w *Wallet) unspentOutpoints() []wire.OutPoint {
 	for _, wt := range c.order {
 		for i, out := range wt.tx.TxOut {
 			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
-			if _, spent := c.spentBy[op]; spent {
-				continue
+			if by, spent := c.spentBy[op]; spent {
+				if sp := c.txs[by]; sp != nil && sp.confirmed() {
+					continue
+				}
 			}
 			if w.IsMine(out.PkScript) {
 				ops = append(ops, op)

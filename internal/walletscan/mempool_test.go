@@ -3,12 +3,15 @@ package walletscan_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
+	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
@@ -135,5 +138,86 @@ func TestMempoolReceive(t *testing.T) {
 	call(t, c, &bal, "getbalances")
 	if bal.Mine.Trusted != "0.01234567" || bal.Mine.UntrustedPending != "0.00000000" {
 		t.Errorf("getbalances mine after mining %+v", bal.Mine)
+	}
+}
+
+// TestMempoolSpendConfirms spends a wallet coin to an outside address with
+// a transaction the wallet first sees in the mempool: once mined, the spend
+// is recorded in its block, the coin stays spent and the balance stays at
+// zero (the block confirming a spend that pays nothing back to the wallet
+// must match the wallet's watched outputs).
+func TestMempoolSpendConfirms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts a btcd")
+	}
+	b := testenv.StartBtcd(t, nil)
+	key := testenv.NewKey("walletscan mempool spend key")
+	stranger := testenv.NewKey("walletscan mempool spend stranger")
+	b.Fund(wire.NewTxOut(50_000, stranger.WPKH.Script))
+	b.Generate(1)
+
+	d := startNode(t, t.TempDir(), b)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true)
+	c := d.client("w")
+	if res, err := importDesc(c, descriptor.AddChecksum("wpkh("+key.PubKeyHex+")"), "now", nil); err != nil ||
+		!strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	waitSynced(t, c, b)
+
+	const value = 2_000_000
+	fundID := b.Fund(wire.NewTxOut(value, key.WPKH.Script))
+	b.Generate(1)
+	waitSynced(t, c, b)
+	coin := testenv.Coin{TxID: fundID, Vout: 0, Value: value, Script: key.WPKH.Script}
+	tx := testenv.UnsignedSpend(t, []testenv.Coin{coin}, wire.NewTxOut(value-10_000, stranger.WPKH.Script))
+	fetcher := txscript.NewCannedPrevOutputFetcher(coin.Script, coin.Value)
+	wit, err := txscript.WitnessSignature(tx, txscript.NewTxSigHashes(tx, fetcher), 0, coin.Value,
+		coin.Script, txscript.SigHashAll, key.Priv, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx.TxIn[0].Witness = wit
+	spend, err := b.SendRawTransaction(testenv.TxHex(t, tx))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bal struct {
+		Mine map[string]json.Number `json:"mine"`
+	}
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var gt walletTx
+		if err := c.CallResult(&gt, "gettransaction", spend); err != nil {
+			return err
+		}
+		if gt.Confirmations != 0 {
+			return fmt.Errorf("the spend in the mempool: %+v", gt)
+		}
+		return nil
+	})
+	call(t, c, &bal, "getbalances")
+	if bal.Mine["trusted"] != "0.00000000" {
+		t.Fatalf("getbalances with the spend in the mempool: %v", bal.Mine)
+	}
+
+	block := b.Generate(1)[0]
+	waitSynced(t, c, b)
+	// Give the follower a mempool poll after the block: the old code
+	// dropped the spend there as gone from the mempool.
+	time.Sleep(3 * time.Second)
+	var gt walletTx
+	call(t, c, &gt, "gettransaction", spend)
+	if gt.Confirmations != 1 || gt.BlockHash == nil || *gt.BlockHash != block {
+		t.Errorf("gettransaction of the mined spend: %+v", gt)
+	}
+	var us []unspent
+	call(t, c, &us, "listunspent", 0)
+	if len(us) != 0 {
+		t.Errorf("listunspent after the spend was mined: %v", outpoints(us))
+	}
+	call(t, c, &bal, "getbalances")
+	if bal.Mine["trusted"] != "0.00000000" || bal.Mine["untrusted_pending"] != "0.00000000" {
+		t.Errorf("getbalances after the spend was mined: %v", bal.Mine)
 	}
 }
