@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"time"
 
 	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
 
@@ -42,7 +43,10 @@ func (w *Wallet) setupDefaultDescriptorsLocked(ctx context.Context) error {
 		{84, func(k string) string { return "wpkh(" + k + ")" }},
 		{86, func(k string) string { return "tr(" + k + ")" }},
 	}
-	now := w.cfg.Now()
+	// As in Core, a freshly generated key is born now (the wall clock, not
+	// the chain's median time past, online or offline): it has no history
+	// before its creation.
+	now := time.Now().Unix()
 	var elems []ImportElement
 	for _, t := range templates {
 		for _, internal := range []bool{false, true} {

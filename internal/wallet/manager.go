@@ -71,9 +71,8 @@ func (m *Manager) walletPath(name string) string {
 	if filepath.IsAbs(name) {
 		return name
 	}
-	if name == "" {
-		return m.WalletsDir() + string(filepath.Separator)
-	}
+	// Core joins an empty name as the wallets directory itself, with no
+	// trailing separator.
 	return filepath.Join(m.WalletsDir(), name)
 }
 

@@ -1,10 +1,14 @@
 package methods
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"sort"
 
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // newSetLabel returns the setlabel method.
@@ -66,6 +70,11 @@ func newListLabels(d *Deps) *rpc.Method {
 					return nil, err
 				}
 			}
+			switch purpose {
+			case "", "receive", "send", "refund":
+			default:
+				return nil, rpc.NewError(rpc.CodeInvalidParameter, "Invalid 'purpose' argument, must be a known purpose string, typically 'send', or 'receive'.")
+			}
 			return w.Labels(purpose), nil
 		},
 	}
@@ -98,16 +107,31 @@ func newGetAddressesByLabel(d *Deps) *rpc.Method {
 			if label == "*" {
 				return nil, rpc.NewError(rpc.CodeWalletInvalidLabelName, "Invalid label name")
 			}
-			res := map[string]purposeEntry{}
-			for spk, purpose := range w.AddressesByLabel(label) {
-				if a, ok := address.Encode([]byte(spk), d.Net); ok {
-					res[a] = purposeEntry{Purpose: purpose}
-				}
+			byLabel := w.AddressesByLabel(label)
+			spks := make([][]byte, 0, len(byLabel))
+			for spk := range byLabel {
+				spks = append(spks, []byte(spk))
 			}
-			if len(res) == 0 {
+			sortAddressBook(spks)
+			// Core's address book is a map ordered by destination: the keys
+			// come out in that order.
+			out := []byte{'{'}
+			for _, spk := range spks {
+				a, ok := address.Encode(spk, d.Net)
+				if !ok {
+					continue
+				}
+				if len(out) > 1 {
+					out = append(out, ',')
+				}
+				k, _ := json.Marshal(a)
+				v, _ := json.Marshal(purposeEntry{Purpose: byLabel[string(spk)]})
+				out = append(append(append(out, k...), ':'), v...)
+			}
+			if len(out) == 1 {
 				return nil, rpc.NewError(rpc.CodeWalletInvalidLabelName, "No addresses with label "+label)
 			}
-			return res, nil
+			return json.RawMessage(append(out, '}')), nil
 		},
 	}
 }
@@ -145,4 +169,48 @@ func newKeypoolRefill(d *Deps) *rpc.Method {
 			return nil, nil
 		},
 	}
+}
+
+// destinationKey returns where Core's address book (a map keyed by
+// CTxDestination, src/addresstype.h) puts an output script: first the
+// destination's variant (P2PK, P2PKH, P2SH, P2WSH, P2WPKH, P2TR, P2A,
+// other witness versions; anything without one first of all), then the
+// destination's own bytes (the hash, key or witness program; version then
+// program for unknown witness versions).
+func destinationKey(spk []byte) (rank int, version int, data []byte) {
+	class, sol := script.Solve(spk)
+	switch class {
+	case script.PubKey:
+		return 1, 0, sol[0]
+	case script.PubKeyHash:
+		return 2, 0, sol[0]
+	case script.ScriptHash:
+		return 3, 0, sol[0]
+	case script.WitnessV0ScriptHash:
+		return 4, 0, sol[0]
+	case script.WitnessV0KeyHash:
+		return 5, 0, sol[0]
+	case script.WitnessV1Taproot:
+		return 6, 0, sol[0]
+	case script.Anchor:
+		return 7, 0, nil
+	case script.WitnessUnknown:
+		return 8, int(sol[0][0]), sol[1]
+	}
+	return 0, 0, spk
+}
+
+// sortAddressBook sorts output scripts in Core's address book order.
+func sortAddressBook(spks [][]byte) {
+	sort.Slice(spks, func(i, j int) bool {
+		ri, vi, di := destinationKey(spks[i])
+		rj, vj, dj := destinationKey(spks[j])
+		if ri != rj {
+			return ri < rj
+		}
+		if vi != vj {
+			return vi < vj
+		}
+		return bytes.Compare(di, dj) < 0
+	})
 }

@@ -1,0 +1,137 @@
+package methods
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/script"
+)
+
+// objectKeys returns the keys of a JSON object in the order they appear.
+func objectKeys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %s", raw)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestListLabelsUnknownPurpose: Core refuses a purpose it does not know
+// with -8 (issue 17, difference 1); "" means no filter.
+func TestListLabelsUnknownPurpose(t *testing.T) {
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", false, true]`, `{"name":"w"}`)
+	a.fails(w, "listlabels", `["bogus"]`, -8, "Invalid 'purpose' argument, must be a known purpose string, typically 'send', or 'receive'.")
+	a.fails(w, "listlabels", `["change"]`, -8, "Invalid 'purpose' argument, must be a known purpose string, typically 'send', or 'receive'.")
+	a.ok(w, "listlabels", `["receive"]`, `[]`)
+	a.ok(w, "listlabels", `["send"]`, `[]`)
+	a.ok(w, "listlabels", `["refund"]`, `[]`)
+	a.ok(w, "listlabels", `[""]`, `[]`)
+}
+
+// TestGetAddressesByLabelOrder: the keys come in the order of Core's
+// address book, a map keyed by CTxDestination: by destination type
+// (P2PKH, P2SH, P2WSH, P2WPKH, P2TR), then by the destination's bytes, not
+// sorted as strings (issue 17, difference 2).
+func TestGetAddressesByLabelOrder(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", false, true]`, `{"name":"w"}`)
+	tprv := k.BIP32["t01"].TPRV
+	var elems []string
+	for _, d := range []string{"pkh(%s/44h/1h/0h/0/*)", "sh(wpkh(%s/49h/1h/0h/0/*))", "wpkh(%s/84h/1h/0h/0/*)", "tr(%s/86h/1h/0h/0/*)"} {
+		elems = append(elems, el(cs(fmt.Sprintf(d, tprv)), `"active":true`, `"internal":false`))
+	}
+	a.ok(w, "importdescriptors", imp(elems...), "")
+	// The issue's repro: one address of each type.
+	var got []string
+	for _, typ := range []string{"bech32m", "bech32", "legacy", "p2sh-segwit"} {
+		var addr string
+		mustResult(t, a.do(w, "getnewaddress", `["", "`+typ+`"]`), "getnewaddress", &addr)
+		got = append(got, addr)
+	}
+	r := a.do(w, "getaddressesbylabel", `[""]`)
+	if r.Error != nil {
+		t.Fatalf("getaddressesbylabel: %s", r.Error.Message)
+	}
+	want := []string{got[2], got[3], got[1], got[0]}
+	if keys := objectKeys(t, r.Result); !equalStrings(keys, want) {
+		t.Fatalf("keys %q, want Core's address book order %q", keys, want)
+	}
+	var entries map[string]struct {
+		Purpose string `json:"purpose"`
+	}
+	if err := json.Unmarshal(r.Result, &entries); err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range want {
+		if entries[addr].Purpose != "receive" {
+			t.Errorf("%s: purpose %q", addr, entries[addr].Purpose)
+		}
+	}
+
+	// More of each type, a P2WSH and an address of someone else: check the
+	// type order and, within a type, the destination's bytes.
+	a.ok(w, "importdescriptors", imp(el(cs("wsh(pk("+k.WIF["k01"].WIF+"))"), `"label":"l"`)), `[{"success":true}]`)
+	for _, typ := range []string{"bech32m", "bech32", "legacy", "p2sh-segwit", "bech32m", "bech32", "legacy", "p2sh-segwit"} {
+		a.do(w, "getnewaddress", `["l", "`+typ+`"]`)
+	}
+	a.ok(w, "setlabel", `["mipcBbFg9gMiCh81Kj8tqqdgoZub1ZJRfn", "l"]`, "null")
+	r = a.do(w, "getaddressesbylabel", `["l"]`)
+	if r.Error != nil {
+		t.Fatalf("getaddressesbylabel: %s", r.Error.Message)
+	}
+	keys := objectKeys(t, r.Result)
+	if len(keys) != 10 {
+		t.Fatalf("got %d addresses, want 10: %s", len(keys), r.Result)
+	}
+	rank := map[script.Class]int{script.PubKeyHash: 0, script.ScriptHash: 1, script.WitnessV0ScriptHash: 2, script.WitnessV0KeyHash: 3, script.WitnessV1Taproot: 4}
+	var prevRank int
+	var prevData []byte
+	for i, addr := range keys {
+		spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+		if err != nil {
+			t.Fatal(err)
+		}
+		class, sol := script.Solve(spk)
+		rk, ok := rank[class]
+		if !ok {
+			t.Fatalf("%s: class %s", addr, class)
+		}
+		if i > 0 && (rk < prevRank || rk == prevRank && bytes.Compare(sol[0], prevData) <= 0) {
+			t.Errorf("%s (%s) listed after %x of rank %d: %q", addr, class, prevData, prevRank, keys)
+		}
+		prevRank, prevData = rk, sol[0]
+	}
+}
+
+// TestCreateDefaultWalletTwice: the default wallet's folder is the wallets
+// folder itself, written without a trailing separator (issue 17,
+// difference 7).
+func TestCreateDefaultWalletTwice(t *testing.T) {
+	a := newAuditNode(t)
+	a.ok(nil, "createwallet", `[""]`, `{"name":""}`)
+	dir := filepath.Join(a.dir, "regtest", "wallets")
+	a.fails(nil, "createwallet", `[""]`, -4, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+}
