@@ -24,6 +24,9 @@ var forbidden = map[string][]string{
 	"internal/musig":   {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/sign":    {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/secp":    {moduleAll}, // shared field arithmetic: a leaf
+	// The public PSBT format package is a leaf: the signer builds on it,
+	// and other Go programs can use it without the rest of the module.
+	"psbt": {moduleAll},
 	// The wallet sees storage and the chain only through interfaces it declares.
 	"internal/wallet":     {"internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
 	"internal/store":      {"internal/wallet", "internal/rpc", "internal/node", "internal/scan"},

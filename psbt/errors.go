@@ -1,0 +1,32 @@
+package psbt
+
+// ErrorKind identifies a kind of PSBT error, for errors.Is.
+type ErrorKind string
+
+// Error kinds.
+const (
+	// ErrBase64 is text that is not strict base64.
+	ErrBase64 = ErrorKind("ErrBase64")
+	// ErrMalformed is a PSBT Core's reader rejects; the description is
+	// the text of Core's exception.
+	ErrMalformed = ErrorKind("ErrMalformed")
+	// ErrExtraData is a PSBT followed by more bytes.
+	ErrExtraData = ErrorKind("ErrExtraData")
+	// ErrMismatch is an operation over PSBTs of different transactions.
+	ErrMismatch = ErrorKind("ErrMismatch")
+	// ErrConvert is a packet that cannot change version.
+	ErrConvert = ErrorKind("ErrConvert")
+)
+
+func (e ErrorKind) Error() string { return string(e) }
+
+// Error is a PSBT error: its kind and Core's description.
+type Error struct {
+	Kind        ErrorKind
+	Description string
+}
+
+func (e *Error) Error() string { return e.Description }
+
+// Unwrap returns the kind, for errors.Is.
+func (e *Error) Unwrap() error { return e.Kind }
