@@ -3,6 +3,7 @@ package wallet
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"runtime"
 	"sort"
 	"sync"
@@ -66,9 +67,38 @@ type BlockRef struct {
 }
 
 // RescanState is a rescan in progress: heights below Next are done, Stop
-// is the last one to scan.
+// is the last one to scan (none when Next > Stop). From, when not zero, is
+// a creation time (UNIX seconds) whose rescan is recorded but not resolved
+// to heights yet: the blocks from the first one whose time is at least From
+// less the timestamp window through the tip are to be scanned as well. An
+// import records From in the transaction that stores its descriptor, so
+// that a crash before the heights are known still leaves the rescan to be
+// resumed.
 type RescanState struct {
 	Next, Stop int32
+	From       int64
+}
+
+// HasHeights reports whether the state holds a range of heights.
+func (r *RescanState) HasHeights() bool { return r.Next <= r.Stop }
+
+// metaRescanFrom is the meta key of RescanState.From: 8 bytes big-endian,
+// empty for none. It lives among the settings rather than in the rescan
+// record because an import writes it through the descriptor transaction.
+const metaRescanFrom = "rescan_from"
+
+func encodeRescanFrom(from int64) []byte {
+	if from <= 0 {
+		return nil
+	}
+	return binary.BigEndian.AppendUint64(nil, uint64(from))
+}
+
+func decodeRescanFrom(v []byte) int64 {
+	if len(v) != 8 {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(v))
 }
 
 // ChainSnapshot is the chain content of a wallet database.
@@ -112,6 +142,9 @@ type chainData struct {
 	recent  []BlockRef
 	rescan  *RescanState
 	nextSeq int64
+	// loadedFrom is the recorded RescanState.From read with the wallet's
+	// settings, merged into rescan when the chain data loads.
+	loadedFrom int64
 
 	scriptsMu sync.Mutex
 	scripts   map[uint32]*scriptCache
@@ -151,6 +184,12 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 		}
 		c.recent = snap.Recent
 		c.rescan = snap.Rescan
+		if c.loadedFrom > 0 {
+			if c.rescan == nil {
+				c.rescan = &RescanState{Next: 1, Stop: 0}
+			}
+			c.rescan.From = c.loadedFrom
+		}
 	})
 	return c.loadErr
 }
@@ -764,30 +803,58 @@ func (w *Wallet) LastProcessedBlock() (BlockRef, bool) {
 	return c.recent[len(c.recent)-1], true
 }
 
-// SetRescanProgress records how far a rescan got; next past stop (or rs
-// nil) clears the record.
+// SetRescanProgress records how far a rescan got: rs's heights replace the
+// recorded ones (next past stop: none). The recorded From is kept unless
+// rs.From is set and at most it (the caller resolved that rescan to rs's
+// heights). rs nil clears the whole record.
 func (w *Wallet) SetRescanProgress(ctx context.Context, rs *RescanState) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}
-	if rs != nil && rs.Next > rs.Stop {
-		rs = nil
-	}
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if rs == nil && c.rescan == nil {
+	var next *RescanState
+	if rs != nil {
+		n := RescanState{Next: rs.Next, Stop: rs.Stop}
+		if !n.HasHeights() {
+			n.Next, n.Stop = 1, 0
+		}
+		if c.rescan != nil && c.rescan.From > 0 && (rs.From <= 0 || rs.From > c.rescan.From) {
+			n.From = c.rescan.From
+		}
+		if n.HasHeights() || n.From > 0 {
+			next = &n
+		}
+	}
+	if next == nil && c.rescan == nil {
 		return nil
 	}
-	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRescan(rs) }); err != nil {
+	oldFrom := int64(0)
+	if c.rescan != nil {
+		oldFrom = c.rescan.From
+	}
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		var heights *RescanState
+		if next != nil && next.HasHeights() {
+			heights = next
+		}
+		if err := tx.SetRescan(heights); err != nil {
+			return err
+		}
+		newFrom := int64(0)
+		if next != nil {
+			newFrom = next.From
+		}
+		if newFrom != oldFrom {
+			return tx.PutMeta(metaRescanFrom, encodeRescanFrom(newFrom))
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	if rs != nil {
-		r := *rs
-		c.rescan = &r
-	} else {
-		c.rescan = nil
-	}
+	c.rescan = next
 	return nil
 }
 

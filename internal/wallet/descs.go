@@ -91,6 +91,7 @@ func (w *Wallet) restore(snap *Snapshot) error {
 	} else {
 		return walletErr(ErrWallet, "Wallet file verification failed. Data is not in recognized format.")
 	}
+	w.chain.loadedFrom = decodeRescanFrom(snap.Meta[metaRescanFrom])
 	secrets := map[[32]byte]descriptor.KeyMap{}
 	privStrings := map[[32]byte]string{}
 	for _, s := range w.plainSecrets(snap) {

@@ -35,6 +35,12 @@ type ImportElement struct {
 	NextIndex *int64
 	// Timestamp is the effective creation time (already at least 1).
 	Timestamp int64
+	// RescanFrom, when not zero, is the creation time whose rescan the
+	// element asks for: the transaction that stores the element also
+	// records it as a pending rescan (RescanState.From), so that a crash
+	// before the rescan's heights are known and recorded leaves it to be
+	// resumed.
+	RescanFrom int64
 	// FieldErr holds whole-call errors by field name: "desc", "active",
 	// "label", "internal", "range", "next_index".
 	FieldErr map[string]error
@@ -413,8 +419,32 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 		secrets[i] = recs
 	}
 
+	// The pending rescan, recorded with the descriptors.
+	c := &w.chain
+	var pending *RescanState
+	if e.RescanFrom > 0 {
+		if err := w.loadChain(ctx); err != nil {
+			return err
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		p := RescanState{Next: 1, Stop: 0}
+		if c.rescan != nil {
+			p = *c.rescan
+		}
+		if p.From <= 0 || e.RescanFrom < p.From {
+			p.From = e.RescanFrom
+			pending = &p
+		}
+	}
+
 	seqs := make([]int64, len(plans))
 	err := w.store.Update(ctx, func(tx StoreTx) error {
+		if pending != nil {
+			if err := tx.PutMeta(metaRescanFrom, encodeRescanFrom(pending.From)); err != nil {
+				return err
+			}
+		}
 		for i, p := range plans {
 			seq, err := tx.PutDescriptor(p.rec)
 			if err != nil {
@@ -452,6 +482,9 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 	})
 	if err != nil {
 		return storageErr(err)
+	}
+	if pending != nil {
+		c.rescan = pending
 	}
 
 	w.mu.Lock()

@@ -23,8 +23,7 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 		out.Recent = append(out.Recent, wallet.BlockRef(b))
 	}
 	if snap.Rescan != nil {
-		rs := wallet.RescanState(*snap.Rescan)
-		out.Rescan = &rs
+		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
 	}
 	return out, nil
 }
@@ -57,6 +56,5 @@ func (t chainTxn) SetRescan(rs *wallet.RescanState) error {
 	if rs == nil {
 		return t.tx.SetRescan(nil)
 	}
-	r := store.RescanState(*rs)
-	return t.tx.SetRescan(&r)
+	return t.tx.SetRescan(&store.RescanState{Next: rs.Next, Stop: rs.Stop})
 }

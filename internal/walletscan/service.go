@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -249,13 +250,14 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 		ws.sc.Follow(ctx, s.cfg.Poll)
 	}()
 	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
-		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop)
+		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop, "from_time", p.From)
 		ws.resumed = make(chan struct{})
 		s.wg.Add(1)
 		go func() {
 			defer s.wg.Done()
 			defer close(ws.resumed)
-			if _, err := s.run(ctx, ws, p.Next, p.Stop); err != nil && ctx.Err() == nil {
+			// An empty request: run scans what is pending.
+			if _, err := s.run(ctx, ws, math.MaxInt32, -1); err != nil && ctx.Err() == nil {
 				log.Warn("resumed rescan failed", "err", err)
 			}
 		}()
@@ -429,8 +431,12 @@ func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp in
 	return s.run(ws.ctx, ws, start, -1)
 }
 
-// run runs one rescan, recording it in the wallet before it starts so that
-// a restart resumes it.
+// run runs one rescan of heights start to stop (stop < 0: the tip) widened
+// to cover the wallet's pending rescan, if any (an interrupted one, or an
+// import's recorded by its creation time and not resolved to heights yet).
+// It records the range in the wallet before it starts, so that a restart
+// resumes it; the pending record stays until then, so that a failure (an
+// unreachable backend) leaves it to the next run or the next start.
 func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (scan.Result, error) {
 	if _, busy := ws.sc.Progress(); busy {
 		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
@@ -445,10 +451,34 @@ func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (s
 	if start < 0 {
 		start = 0
 	}
+	p, err := ws.w.PendingRescan(ctx)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	var from int64
+	if p != nil {
+		if p.From > 0 {
+			h, err := scan.StartHeight(ctx, s.cfg.Backend, p.From-TimestampWindow)
+			if err != nil {
+				return scan.Result{}, err
+			}
+			start, from = min(start, h), p.From
+		}
+		if p.HasHeights() {
+			start, stop = min(start, p.Next), max(stop, p.Stop)
+		}
+	}
 	if start > stop {
+		if from > 0 {
+			// Nothing to scan (the creation time is past the tip):
+			// the pending rescan is done.
+			if err := ws.w.SetRescanProgress(ctx, &wallet.RescanState{Next: 1, Stop: 0, From: from}); err != nil {
+				return scan.Result{}, err
+			}
+		}
 		return scan.Result{Start: start, Stop: stop}, nil
 	}
-	if err := ws.w.SetRescanProgress(ctx, &wallet.RescanState{Next: start, Stop: stop}); err != nil {
+	if err := ws.w.SetRescanProgress(ctx, &wallet.RescanState{Next: start, Stop: stop, From: from}); err != nil {
 		return scan.Result{}, err
 	}
 	ws.userAbort.Store(false)

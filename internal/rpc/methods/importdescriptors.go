@@ -60,6 +60,11 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			tsErrs := make([]error, len(raws))
 			for i, raw := range raws {
 				elems[i], tsErrs[i] = readImportElement(raw, w)
+				if d.Chain != nil && tsErrs[i] == nil && !isNowTimestamp(raw) {
+					// Recorded with the element, so that a crash
+					// before the rescan starts still resumes it.
+					elems[i].RescanFrom = elems[i].Timestamp
+				}
 			}
 			results, err := w.ImportDescriptors(ctx, elems, func(i int) error { return tsErrs[i] })
 			if err != nil {
