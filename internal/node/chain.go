@@ -45,5 +45,6 @@ func (n *Node) openChain(ctx context.Context) (*walletscan.Service, error) {
 	default:
 		log.Info("chain backend connected", "backend", client.String())
 	}
-	return walletscan.New(walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log}), nil
+	return walletscan.New(walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log,
+		Poll: c.Poll}), nil
 }

@@ -37,7 +37,7 @@ var options = map[string]optKind{
 	"rpcwhitelist": optList, "rpcwhitelistdefault": optBool,
 	"chainbackend": optString, "chainrpcconnect": optString,
 	"chainrpcuser": optString, "chainrpcpassword": optString,
-	"chainrpccookiefile": optString, "chainrpccert": optString,
+	"chainrpccookiefile": optString, "chainrpccert": optString, "chainpoll": optInt,
 	"wallet": optList, "keypool": optInt, "addresstype": optString,
 	"changetype": optString,
 	"debug":      optList, "printtoconsole": optBool,
@@ -92,6 +92,8 @@ type ChainConfig struct {
 	Password   string
 	CookieFile string
 	Cert       string
+	// Poll is how often the backend's tip and mempool are read.
+	Poll time.Duration
 }
 
 // WalletConfig holds the wallet options.
@@ -403,6 +405,11 @@ func LoadConfig(argv []string) (*Config, error) {
 	c.Password = all.str("chainrpcpassword", "")
 	c.CookieFile = all.str("chainrpccookiefile", "")
 	c.Cert = all.str("chainrpccert", "")
+	poll, err := all.integer("chainpoll", 2000)
+	if err != nil {
+		return nil, err
+	}
+	c.Poll = time.Duration(min(max(poll, 10), 600_000)) * time.Millisecond
 	switch c.Backend {
 	case "", "bitcoind", "btcd":
 	default:
@@ -489,6 +496,8 @@ RPC server:
 Chain backend:
   -chainbackend=bitcoind|btcd, -chainrpcconnect=<host:port>,
   -chainrpcuser, -chainrpcpassword, -chainrpccookiefile, -chainrpccert
+  -chainpoll=<ms>       how often the backend's tip and mempool are read
+                        (default 2000)
 Wallets:
   -wallet=<name>        load at start, repeatable
   -keypool=<n>          keys derived ahead (default 1000)
