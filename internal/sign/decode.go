@@ -4,7 +4,10 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/script"
 )
 
 // maxCompactSize is the largest length Core's ReadCompactSize accepts
@@ -158,13 +161,70 @@ func (r *txReader) outputs() []*wire.TxOut {
 	return outs
 }
 
+// DecodeHexTx decodes a hex transaction as Core's DecodeHexTx does for
+// decoderawtransaction and its kin: the hex must be non-empty hex digits of
+// even length; the bytes are read with the extended (witness) serialization
+// when tryWitness and with the legacy one when tryNoWitness, a reading that
+// leaves bytes over fails, and when both succeed the one whose scripts pass
+// Core's sanity check wins, the extended one on a tie. It reports false
+// when no reading succeeds.
+func DecodeHexTx(s string, tryNoWitness, tryWitness bool) (*wire.MsgTx, bool) {
+	if len(s) == 0 || len(s)%2 != 0 {
+		return nil, false
+	}
+	raw, err := hex.DecodeString(s)
+	if err != nil {
+		return nil, false
+	}
+	var extended *wire.MsgTx
+	if tryWitness {
+		if tx, ok := decodeTxMode(raw, true); ok {
+			if scriptsSane(tx) {
+				return tx, true
+			}
+			extended = tx
+		}
+	}
+	if tryNoWitness {
+		if tx, ok := decodeTxMode(raw, false); ok && (scriptsSane(tx) || extended == nil) {
+			return tx, true
+		}
+	}
+	return extended, extended != nil
+}
+
+// scriptsSane is Core's CheckTxScriptsSanity: every scriptSig (unless the
+// transaction is a coinbase) and every output script has valid operations
+// and is at most MaxScriptSize bytes.
+func scriptsSane(tx *wire.MsgTx) bool {
+	coinbase := len(tx.TxIn) == 1 && tx.TxIn[0].PreviousOutPoint.Index == wire.MaxPrevOutIndex &&
+		tx.TxIn[0].PreviousOutPoint.Hash == (chainhash.Hash{})
+	if !coinbase {
+		for _, in := range tx.TxIn {
+			if !script.HasValidOps(in.SignatureScript) || len(in.SignatureScript) > script.MaxScriptSize {
+				return false
+			}
+		}
+	}
+	for _, out := range tx.TxOut {
+		if !script.HasValidOps(out.PkScript) || len(out.PkScript) > script.MaxScriptSize {
+			return false
+		}
+	}
+	return true
+}
+
 // decodeTx follows Core's UnserializeTransaction with witness allowed.
-func decodeTx(raw []byte) (*wire.MsgTx, bool) {
+func decodeTx(raw []byte) (*wire.MsgTx, bool) { return decodeTxMode(raw, true) }
+
+// decodeTxMode follows Core's UnserializeTransaction, with the witness
+// serialization allowed or not.
+func decodeTxMode(raw []byte, allowWitness bool) (*wire.MsgTx, bool) {
 	r := &txReader{b: raw}
 	tx := &wire.MsgTx{Version: int32(r.u32())}
 	var flags byte
 	tx.TxIn = r.inputs()
-	if len(tx.TxIn) == 0 && !r.bad {
+	if len(tx.TxIn) == 0 && !r.bad && allowWitness {
 		// An empty input vector is the segwit marker; the flag follows.
 		flags = r.u8()
 		if flags != 0 {

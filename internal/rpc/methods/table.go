@@ -46,6 +46,8 @@ func All(d *Deps) []*rpc.Method {
 		newGetBlockchainInfo(d),
 		newGetBlockCount(d),
 		// Raw transactions.
+		newDecodeRawTransaction(d),
+		newDecodeScript(d),
 		newSignRawTransactionWithKey(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
