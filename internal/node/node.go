@@ -152,6 +152,10 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Keypool: cfg.Wallet.Keypool,
 		Now:     now,
 	})
+	// A crash may have left a half-made wallet or a rewrite to finish.
+	for path, err := range n.wlt.Recover(ctx) {
+		n.logs.Logger(SubWallet).Error("wallet folder not recovered", "path", path, "err", err)
+	}
 	for name, err := range n.wlt.LoadStartup(ctx, cfg.Wallet.Load) {
 		n.logs.Logger(SubWallet).Error("wallet not loaded", "wallet", name, "err", err)
 	}

@@ -74,22 +74,35 @@ func readSecrets(ctx context.Context, tx *sql.Tx) ([]Secret, error) {
 	return out, nil
 }
 
-// Rewrite rebuilds the database file from its live content (VACUUM) and
-// empties the write-ahead log, so that no page freed or overwritten before
-// (a private key replaced by its sealed form, a master key wrapped under an
-// old passphrase) survives anywhere in the wallet's files.
-func (s *Store) Rewrite(ctx context.Context) error {
+// MarkRewrite records, in this transaction, that the file must be rebuilt
+// (Rewrite) before it can be trusted to hold no overwritten secret. Call it
+// in the transaction that overwrites a secret: if the process dies before
+// Rewrite finishes, the next Open finishes it.
+func (t *Tx) MarkRewrite() error {
+	return t.exec("mark rewrite", `INSERT INTO rewrite_pending (id) VALUES (1) ON CONFLICT (id) DO NOTHING`)
+}
+
+// rewritePending reports whether a rewrite was marked and not finished.
+func (s *Store) rewritePending(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.db.QueryRowContext(ctx, "SELECT COUNT(*) FROM rewrite_pending").Scan(&n); err != nil {
+		return false, storeErr(ErrDatabase, "read rewrite marker", err)
+	}
+	return n > 0, nil
+}
+
+// Checkpoint copies the write-ahead log into the database file and
+// empties the log (truncating it to zero bytes).
+func (s *Store) Checkpoint(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.db == nil {
 		return storeErr(ErrDatabase, "database is closed", nil)
 	}
-	if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		return storeErr(ErrDatabase, "checkpoint", err)
-	}
-	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
-		return storeErr(ErrDatabase, "vacuum", err)
-	}
+	return s.checkpoint(ctx)
+}
+
+func (s *Store) checkpoint(ctx context.Context) error {
 	var busy, logFrames, done int
 	if err := s.db.QueryRowContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)").Scan(&busy, &logFrames, &done); err != nil {
 		return storeErr(ErrDatabase, "checkpoint", err)
@@ -98,4 +111,35 @@ func (s *Store) Rewrite(ctx context.Context) error {
 		return storeErr(ErrDatabase, "checkpoint did not complete", nil)
 	}
 	return nil
+}
+
+// Rewrite rebuilds the database file from its live content (VACUUM) and
+// empties the write-ahead log, so that no page freed or overwritten before
+// (a private key replaced by its sealed form, a master key wrapped under an
+// old passphrase) survives anywhere in the wallet's files. It then clears
+// the marker of MarkRewrite.
+func (s *Store) Rewrite(ctx context.Context) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.db == nil {
+		return storeErr(ErrDatabase, "database is closed", nil)
+	}
+	return s.rewrite(ctx)
+}
+
+func (s *Store) rewrite(ctx context.Context) error {
+	if err := s.checkpoint(ctx); err != nil {
+		return err
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return storeErr(ErrDatabase, "vacuum", err)
+	}
+	if err := s.checkpoint(ctx); err != nil {
+		return err
+	}
+	// Only a file that is clean loses its marker.
+	if _, err := s.db.ExecContext(ctx, "DELETE FROM rewrite_pending"); err != nil {
+		return storeErr(ErrDatabase, "clear rewrite marker", err)
+	}
+	return s.checkpoint(ctx)
 }

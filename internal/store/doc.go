@@ -19,17 +19,30 @@
 // or of the machine. The schema is versioned by PRAGMA user_version and
 // upgraded by numbered migrations embedded in the binary.
 //
+// An open Store holds an exclusive advisory lock on a lock file beside the
+// database (path+LockSuffix), so that the same file is never open twice,
+// whether from this process under another name or from another process.
+//
+// CreatePending builds a new database under a temporary name and Publish
+// renames it into place once it is whole, so a crash during creation leaves
+// nothing at the database's path (RemoveLeftovers clears the remnant).
+//
 // Backup writes a consistent copy of a database that stays open and in use
-// (VACUUM INTO), which Open accepts like any wallet file. Rewrite rebuilds
-// the file in place (VACUUM) and empties the log, so that overwritten secrets
-// leave no trace in free pages.
+// (VACUUM INTO) to a temporary file with mode 0600, syncs it and renames it
+// to its name, which Open accepts like any wallet file. Rewrite rebuilds the
+// file in place (VACUUM) and empties the log, so that overwritten secrets
+// leave no trace in free pages; secure_delete zeroes deleted content inside
+// pages. A transaction that overwrites a secret marks a rewrite as pending
+// (MarkRewrite); Open finishes a rewrite that a crash interrupted before it
+// returns the Store.
 //
 // # Errors
 //
 // Failures are *Error values carrying an ErrorKind: ErrExists (Create on a
 // path that exists), ErrNotFound (Open on a missing file), ErrSchema (a file
 // written by a newer version, or not a wallet), ErrDatabase (any SQLite
-// failure; the underlying error is wrapped). Use errors.Is with the kinds.
+// failure; the underlying error is wrapped), ErrLocked (the database is open
+// elsewhere). Use errors.Is with the kinds.
 //
 // # Concurrency
 //

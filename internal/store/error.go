@@ -16,6 +16,11 @@ const (
 	// version this code knows (for example one written by a newer release).
 	ErrSchema = ErrorKind("ErrSchema")
 
+	// ErrLocked is returned by Create, CreatePending and Open when the
+	// database is open elsewhere (another Store of this process or another
+	// process holds its lock).
+	ErrLocked = ErrorKind("ErrLocked")
+
 	// ErrDatabase is any failure of SQLite itself (I/O, corruption, a
 	// constraint). The underlying error is wrapped.
 	ErrDatabase = ErrorKind("ErrDatabase")

@@ -486,7 +486,13 @@ func (w *Wallet) ChangePassphrase(ctx context.Context, oldPass, newPass string) 
 	if err != nil {
 		return &Error{Kind: ErrWallet, Err: err, Description: "Error: Failed to change the wallet passphrase."}
 	}
-	if err := w.store.Update(ctx, func(tx StoreTx) error { return tx.PutMasterKey(nrec) }); err != nil {
+	err = w.store.Update(ctx, func(tx StoreTx) error {
+		if err := tx.PutMasterKey(nrec); err != nil {
+			return err
+		}
+		return tx.MarkRewrite()
+	})
+	if err != nil {
 		return storageErr(err)
 	}
 	w.mu.Lock()
@@ -538,7 +544,18 @@ func (w *Wallet) Encrypt(ctx context.Context, passphrase string) error {
 		wipe(master)
 		return failed(err)
 	}
+	// Empty the log first, so that after the sealing commit no frame of
+	// it holds a page with a plain key; the rewrite marked in the
+	// transaction then clears the database file, now or at the next open
+	// if the process dies first.
+	if err := w.store.Checkpoint(ctx); err != nil {
+		wipe(master)
+		return failed(err)
+	}
 	err = w.store.Update(ctx, func(tx StoreTx) error {
+		if err := tx.MarkRewrite(); err != nil {
+			return err
+		}
 		if mk, err := tx.MasterKey(); err != nil {
 			return err
 		} else if mk != nil {

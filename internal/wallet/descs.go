@@ -103,13 +103,19 @@ func (w *Wallet) restore(snap *Snapshot) error {
 	}
 	for _, rec := range snap.Descriptors {
 		text := rec.Public
-		if ps, ok := privStrings[rec.ID]; ok {
+		ps, private := privStrings[rec.ID]
+		if private {
 			// The private form keeps what the public one loses (the
 			// parity of keys written x-only).
 			text = ps
 		}
 		d, err := descriptor.Parse(text, w.cfg.Net)
 		if err != nil {
+			if private {
+				// The parser's message may quote the private
+				// descriptor: neither it nor the error goes any further.
+				return walletErr(ErrWallet, "Wallet file verification failed. A stored private descriptor does not parse.")
+			}
 			return &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Descriptor does not parse: " + err.Error()}
 		}
 		if keys := secrets[rec.ID]; len(keys) > 0 {

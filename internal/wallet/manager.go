@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
@@ -47,6 +48,19 @@ type Manager struct {
 	mu      sync.Mutex
 	loaded  []*Wallet // in load order
 	pending map[string]bool
+	// dirs maps the real path (symbolic links resolved) of the folder of
+	// each loaded or pending wallet to its name, so that one folder is
+	// never open under two names.
+	dirs map[string]string
+}
+
+// lockedMessage is Core's message for a wallet database that is open
+// elsewhere (its SQLite exclusive lock fails), with the line break Core's
+// text ends with.
+const lockedMessage = "Wallet file verification failed. SQLiteDatabase: Unable to obtain an exclusive lock on the database, is it being used by another instance of Bitcoin Core?\n"
+
+func lockedErr(err error) error {
+	return &Error{Kind: ErrWallet, Err: err, Description: lockedMessage}
 }
 
 // NewManager returns a manager with no wallet loaded.
@@ -58,7 +72,7 @@ func NewManager(cfg ManagerConfig) *Manager {
 		genesis := cfg.Net.GenesisBlock.Header.Timestamp.Unix()
 		cfg.Now = func() int64 { return genesis }
 	}
-	return &Manager{cfg: cfg, pending: map[string]bool{}}
+	return &Manager{cfg: cfg, pending: map[string]bool{}, dirs: map[string]string{}}
 }
 
 // WalletsDir returns the folder that holds the wallets.
@@ -121,26 +135,84 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. "+err.Error())
 	}
+	real, ok := m.claimDir(dir, name)
+	if !ok {
+		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+	}
+	defer m.unclaimDir(real, name)
+	// The database is built under a temporary name and renamed into place
+	// only once it holds the settings and every default descriptor, so
+	// that a crash leaves either the whole wallet or none.
 	st, err := m.cfg.Opener.Create(ctx, dbPath)
 	if err != nil {
+		if errors.Is(err, ErrStoreLocked) {
+			return nil, nil, lockedErr(err)
+		}
 		if _, serr := os.Stat(dbPath); serr == nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to create database path '" + dir + "'. Database already exists."}
 		}
 		return nil, nil, storageErr(err)
 	}
 	w, err := create(ctx, m.walletConfig(name), st, opts)
+	if err == nil {
+		if perr := st.Publish(ctx); perr != nil {
+			w.lockAll()
+			err = storageErr(perr)
+		}
+	}
 	if err != nil {
+		// Closing an unpublished database removes it.
 		st.Close()
-		os.Remove(dbPath)
-		os.Remove(dbPath + "-wal")
-		os.Remove(dbPath + "-shm")
 		return nil, nil, err
 	}
-	m.add(w)
+	m.add(w, real)
 	if err := m.updateStartup(name, opts.LoadOnStartup); err != nil {
 		warnings = append(warnings, "Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.")
 	}
 	return w, warnings, nil
+}
+
+// realDir resolves the symbolic links of an existing folder; when that
+// fails, the cleaned absolute path stands for it.
+func realDir(dir string) string {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		if a, err := filepath.Abs(r); err == nil {
+			return a
+		}
+		return r
+	}
+	if a, err := filepath.Abs(dir); err == nil {
+		return a
+	}
+	return filepath.Clean(dir)
+}
+
+// claimDir records that the wallet called name is being opened from dir;
+// false when a wallet of another name is loaded or pending from the same
+// folder.
+func (m *Manager) claimDir(dir, name string) (string, bool) {
+	real := realDir(dir)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, busy := m.dirs[real]; busy {
+		return real, false
+	}
+	m.dirs[real] = name
+	return real, true
+}
+
+// unclaimDir drops the claim of claimDir unless the wallet got loaded.
+func (m *Manager) unclaimDir(real, name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, w := range m.loaded {
+		if w.Name() == name {
+			return
+		}
+	}
+	if m.dirs[real] == name {
+		delete(m.dirs, real)
+	}
 }
 
 func (m *Manager) walletConfig(name string) Config {
@@ -170,10 +242,20 @@ func (m *Manager) release(name string) {
 	m.mu.Unlock()
 }
 
-func (m *Manager) add(w *Wallet) {
+func (m *Manager) add(w *Wallet, real string) {
 	m.mu.Lock()
 	m.loaded = append(m.loaded, w)
+	m.dirs[real] = w.Name()
 	m.mu.Unlock()
+}
+
+// forget drops the folder claim of the wallet called name.
+func (m *Manager) forget(name string) {
+	for real, n := range m.dirs {
+		if n == name {
+			delete(m.dirs, real)
+		}
+	}
 }
 
 // Load opens a wallet from disk. It returns Core's warnings.
@@ -185,11 +267,12 @@ func (m *Manager) Load(ctx context.Context, name string, loadOnStartup *bool) (*
 		return nil, nil, walletErr(ErrWallet, "Wallet already loading.")
 	}
 	defer m.release(name)
-	w, err := m.open(ctx, name)
+	w, real, err := m.open(ctx, name)
 	if err != nil {
 		return nil, nil, err
 	}
-	m.add(w)
+	m.add(w, real)
+	m.unclaimDir(real, name)
 	var warnings []string
 	if err := m.updateStartup(name, loadOnStartup); err != nil {
 		warnings = append(warnings, "Wallet load on startup setting could not be updated, so wallet may not be loaded next node startup.")
@@ -197,26 +280,37 @@ func (m *Manager) Load(ctx context.Context, name string, loadOnStartup *bool) (*
 	return w, warnings, nil
 }
 
-func (m *Manager) open(ctx context.Context, name string) (*Wallet, error) {
+func (m *Manager) open(ctx context.Context, name string) (*Wallet, string, error) {
 	dir := m.walletPath(name)
 	st, err := os.Stat(dir)
 	if err != nil || !st.IsDir() {
-		return nil, walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
+		return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
 	}
 	dbPath := filepath.Join(dir, DatabaseFile)
 	if _, err := os.Stat(dbPath); err != nil {
-		return nil, walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Data is not in recognized format.")
+		return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Data is not in recognized format.")
+	}
+	// The same folder under another name (an absolute path, a symbolic
+	// link) is the same wallet: Core's SQLite lock refuses it.
+	real, ok := m.claimDir(dir, name)
+	if !ok {
+		return nil, "", lockedErr(nil)
 	}
 	s, err := m.cfg.Opener.Open(ctx, dbPath)
 	if err != nil {
-		return nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to load database path '" + dir + "'. Data is not in recognized format."}
+		m.unclaimDir(real, name)
+		if errors.Is(err, ErrStoreLocked) {
+			return nil, "", lockedErr(err)
+		}
+		return nil, "", &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to load database path '" + dir + "'. Data is not in recognized format."}
 	}
 	w, err := load(ctx, m.walletConfig(name), s)
 	if err != nil {
 		s.Close()
-		return nil, err
+		m.unclaimDir(real, name)
+		return nil, "", err
 	}
-	return w, nil
+	return w, real, nil
 }
 
 // Unload closes a loaded wallet.
@@ -231,6 +325,14 @@ func (m *Manager) Unload(ctx context.Context, name string, loadOnStartup *bool) 
 		}
 	}
 	m.mu.Unlock()
+	if w != nil {
+		// The folder is free again once the database is closed.
+		defer func() {
+			m.mu.Lock()
+			m.forget(name)
+			m.mu.Unlock()
+		}()
+	}
 	if w == nil {
 		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
 	}
@@ -429,6 +531,7 @@ func (m *Manager) Close() error {
 	m.mu.Lock()
 	ws := m.loaded
 	m.loaded = nil
+	m.dirs = map[string]string{}
 	m.mu.Unlock()
 	var errs []error
 	for _, w := range ws {
@@ -439,7 +542,14 @@ func (m *Manager) Close() error {
 	return errors.Join(errs...)
 }
 
-// Restore copies a backup file into a new wallet folder and loads it.
+// restoreTemp names the file a restore copies the backup into before it
+// renames it to DatabaseFile; one left over is the remnant of a crash.
+const restoreTemp = DatabaseFile + ".restoring"
+
+// Restore copies a backup file into a new wallet folder and loads it. The
+// copy is synced and renamed into place, so a crash leaves no partial
+// database; when loading fails, what the restore made is removed (the
+// folder too, when the restore created it), as Core does.
 func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnStartup *bool) (*Wallet, []string, error) {
 	src, err := os.Open(backupFile)
 	if err != nil {
@@ -456,38 +566,131 @@ func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnSt
 		m.release(name)
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
 	}
+	_, statErr := os.Stat(dir)
+	madeDir := errors.Is(statErr, fs.ErrNotExist)
+	undo := func() {
+		if madeDir {
+			os.RemoveAll(dir)
+			return
+		}
+		os.Remove(filepath.Join(dir, restoreTemp))
+		for _, suffix := range []string{"", "-wal", "-shm", ".lock"} {
+			os.Remove(dbPath + suffix)
+		}
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		m.release(name)
 		return nil, nil, storageErr(err)
 	}
-	if err := copyFileSync(dbPath, src); err != nil {
-		os.Remove(dbPath)
+	if err := copyFileSync(dbPath, filepath.Join(dir, restoreTemp), src); err != nil {
+		undo()
 		m.release(name)
 		return nil, nil, storageErr(err)
 	}
 	m.release(name)
 	w, warnings, err := m.Load(ctx, name, loadOnStartup)
 	if err != nil {
-		os.Remove(dbPath)
-		os.Remove(dbPath + "-wal")
-		os.Remove(dbPath + "-shm")
+		if !errors.Is(err, ErrAlreadyLoaded) && !isLocked(err) {
+			undo()
+		}
 		return nil, nil, err
 	}
 	return w, warnings, nil
 }
 
-func copyFileSync(dst string, src *os.File) error {
-	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+// isLocked reports whether err is the refusal of a database open
+// elsewhere.
+func isLocked(err error) bool {
+	var we *Error
+	return errors.As(err, &we) && we.Description == lockedMessage
+}
+
+// copyFileSync copies src to temp (mode 0600), syncs it, renames it to dst
+// (which must not exist) and syncs the folder.
+func copyFileSync(dst, temp string, src *os.File) error {
+	os.Remove(temp)
+	f, err := os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
-	if _, err := f.ReadFrom(src); err != nil {
-		f.Close()
+	_, err = f.ReadFrom(src)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		if _, serr := os.Lstat(dst); serr == nil {
+			err = fs.ErrExist
+		}
+	}
+	if err == nil {
+		err = os.Rename(temp, dst)
+	}
+	if err != nil {
+		os.Remove(temp)
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		f.Close()
+	return syncDir(filepath.Dir(dst))
+}
+
+// syncDir makes a rename in the folder at path durable.
+func syncDir(path string) error {
+	d, err := os.Open(path)
+	if err != nil {
 		return err
 	}
-	return f.Close()
+	serr := d.Sync()
+	cerr := d.Close()
+	if serr != nil {
+		return serr
+	}
+	return cerr
+}
+
+// Recover cleans the wallets folder after a crash, before any wallet is
+// loaded: remnants of a createwallet or restorewallet that did not finish
+// are removed (with their folder when nothing else is left in it), and a
+// database that was not closed finishes its pending work (the rewrite that
+// follows encryption), so that no overwritten secret waits on disk for the
+// wallet's next load. It returns the paths it could not clean.
+func (m *Manager) Recover(ctx context.Context) map[string]error {
+	root := m.WalletsDir()
+	failures := map[string]error{}
+	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		entries, err := os.ReadDir(path)
+		if err != nil {
+			return nil
+		}
+		ours := false
+		for _, e := range entries {
+			if strings.HasPrefix(e.Name(), DatabaseFile) {
+				ours = true
+			}
+		}
+		if !ours {
+			return nil
+		}
+		removed := false
+		if _, err := os.Lstat(filepath.Join(path, restoreTemp)); err == nil {
+			os.Remove(filepath.Join(path, restoreTemp))
+			removed = true
+		}
+		r, err := m.cfg.Opener.Recover(ctx, filepath.Join(path, DatabaseFile))
+		if err != nil {
+			failures[path] = err
+			return nil
+		}
+		if (r || removed) && path != root {
+			// Removes the folder only if the crashed create left it
+			// empty.
+			os.Remove(path)
+		}
+		return nil
+	})
+	return failures
 }

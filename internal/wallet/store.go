@@ -1,6 +1,13 @@
 package wallet
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrStoreLocked is wrapped by an Opener's error when the database is open
+// elsewhere (under another name in this process, or by another process).
+var ErrStoreLocked = errors.New("wallet database is in use")
 
 // Store is what a wallet needs of its database. The wallet reads everything
 // once, when it loads, and afterwards only writes; each Update is one atomic
@@ -15,8 +22,16 @@ type Store interface {
 	Backup(ctx context.Context, dest string) error
 	// Rewrite rebuilds the database files from their live content so that
 	// no overwritten page (a private key before encryption, a master key
-	// wrapped under an old passphrase) stays in them.
+	// wrapped under an old passphrase) stays in them, and clears the
+	// marker of StoreTx.MarkRewrite.
 	Rewrite(ctx context.Context) error
+	// Checkpoint moves the write-ahead log into the database file and
+	// empties the log.
+	Checkpoint(ctx context.Context) error
+	// Publish makes a database made by Opener.Create appear at its path,
+	// whole; before it, a crash leaves nothing there. It does nothing for
+	// an opened database.
+	Publish(ctx context.Context) error
 	// Close closes the database.
 	Close() error
 }
@@ -39,14 +54,26 @@ type StoreTx interface {
 	MasterKey() (*MasterKeyRecord, error)
 	// PutMasterKey stores the wrapped master key.
 	PutMasterKey(mk MasterKeyRecord) error
+	// MarkRewrite records that the file must be rebuilt (Store.Rewrite)
+	// before it holds no overwritten secret; if the process dies first,
+	// the next open finishes the rebuild.
+	MarkRewrite() error
 }
 
-// Opener creates and opens wallet databases.
+// Opener creates and opens wallet databases. An open database is locked:
+// opening it a second time fails with an error wrapping ErrStoreLocked.
 type Opener interface {
-	// Create makes a new database at path (which must not exist).
+	// Create makes a new database for path (which must not exist). It
+	// appears at path only when Store.Publish succeeds; closing the Store
+	// before that removes it.
 	Create(ctx context.Context, path string) (Store, error)
 	// Open opens the database at path.
 	Open(ctx context.Context, path string) (Store, error)
+	// Recover cleans up after a crash at path: it removes the remnants of
+	// a creation that did not finish (reporting whether there were any)
+	// and finishes the pending work of a database that was not closed. A
+	// database in use is left alone.
+	Recover(ctx context.Context, path string) (removed bool, err error)
 }
 
 // DescriptorRecord is a stored descriptor (see the store package for the

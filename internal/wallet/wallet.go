@@ -20,6 +20,7 @@ const (
 	FlagExternalSigner         uint64 = 1 << 35
 	metaFlags                         = "flags"
 	metaFormat                        = "format"
+	metaNetwork                       = "network"
 	walletFormatVersion        uint64 = 1
 	purposeReceive                    = "receive"
 	purposeSend                       = "send"
@@ -134,6 +135,9 @@ func create(ctx context.Context, cfg Config, st Store, opts CreateOptions) (*Wal
 		if err := tx.PutMeta(metaFormat, formatBytes[:]); err != nil {
 			return err
 		}
+		if err := tx.PutMeta(metaNetwork, []byte(cfg.Net.Name)); err != nil {
+			return err
+		}
 		if mk != nil {
 			if err := tx.PutMasterKey(*mk); err != nil {
 				return err
@@ -161,9 +165,26 @@ func load(ctx context.Context, cfg Config, st Store) (*Wallet, error) {
 	if err != nil {
 		return nil, storageErr(err)
 	}
+	// The network is checked before anything of the file is parsed, so
+	// that a wallet of another network fails with a clear message rather
+	// than a parser's (which could quote a private key).
+	record, err := checkNetwork(snap, cfg.Net)
+	if err != nil {
+		return nil, err
+	}
 	w := newWallet(cfg, st)
 	if err := w.restore(snap); err != nil {
 		return nil, err
+	}
+	if record {
+		// A file written before the network was recorded gets it on
+		// its first load.
+		if err := st.Update(ctx, func(tx StoreTx) error {
+			return tx.PutMeta(metaNetwork, []byte(cfg.Net.Name))
+		}); err != nil {
+			w.lockAll()
+			return nil, storageErr(err)
+		}
 	}
 	return w, nil
 }

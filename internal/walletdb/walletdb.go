@@ -5,6 +5,9 @@ package walletdb
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"os"
 
 	"github.com/descwallet/descwallet/internal/store"
 	"github.com/descwallet/descwallet/internal/wallet"
@@ -14,11 +17,12 @@ import (
 // wallet.Opener.
 type Opener struct{}
 
-// Create makes a new wallet database at path.
+// Create makes a new wallet database for path; it appears there when the
+// wallet publishes it.
 func (Opener) Create(ctx context.Context, path string) (wallet.Store, error) {
-	s, err := store.Create(ctx, path)
+	s, err := store.CreatePending(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, lockedErr(err)
 	}
 	return db{s}, nil
 }
@@ -27,9 +31,42 @@ func (Opener) Create(ctx context.Context, path string) (wallet.Store, error) {
 func (Opener) Open(ctx context.Context, path string) (wallet.Store, error) {
 	s, err := store.Open(ctx, path)
 	if err != nil {
-		return nil, err
+		return nil, lockedErr(err)
 	}
 	return db{s}, nil
+}
+
+// Recover removes the remnants of a creation that crashed at path and, when
+// the database there was not closed (its log is still there), opens and
+// closes it so that the store finishes a pending rewrite. A database in
+// use is left alone.
+func (Opener) Recover(ctx context.Context, path string) (bool, error) {
+	removed, err := store.RemoveLeftovers(path)
+	if errors.Is(err, store.ErrLocked) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if _, err := os.Lstat(path + "-wal"); err != nil {
+		return removed, nil
+	}
+	s, err := store.Open(ctx, path)
+	if errors.Is(err, store.ErrLocked) || errors.Is(err, store.ErrNotFound) {
+		return removed, nil
+	}
+	if err != nil {
+		return removed, err
+	}
+	return removed, s.Close()
+}
+
+// lockedErr marks the store's ErrLocked with the wallet's ErrStoreLocked.
+func lockedErr(err error) error {
+	if errors.Is(err, store.ErrLocked) {
+		return fmt.Errorf("%w: %w", wallet.ErrStoreLocked, err)
+	}
+	return err
 }
 
 type db struct{ s *store.Store }
@@ -39,6 +76,10 @@ func (d db) Close() error { return d.s.Close() }
 func (d db) Backup(ctx context.Context, dest string) error { return d.s.Backup(ctx, dest) }
 
 func (d db) Rewrite(ctx context.Context) error { return d.s.Rewrite(ctx) }
+
+func (d db) Checkpoint(ctx context.Context) error { return d.s.Checkpoint(ctx) }
+
+func (d db) Publish(ctx context.Context) error { return d.s.Publish(ctx) }
 
 func (d db) Update(ctx context.Context, fn func(wallet.StoreTx) error) error {
 	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(txn{tx}) })
@@ -120,6 +161,8 @@ func (t txn) MasterKey() (*wallet.MasterKeyRecord, error) {
 	r := wallet.MasterKeyRecord(*mk)
 	return &r, nil
 }
+
+func (t txn) MarkRewrite() error { return t.tx.MarkRewrite() }
 
 func (t txn) PutMasterKey(mk wallet.MasterKeyRecord) error {
 	return t.tx.PutMasterKey(store.MasterKey(mk))
