@@ -46,6 +46,7 @@ func All(d *Deps) []*rpc.Method {
 		newGetBlockchainInfo(d),
 		newGetBlockCount(d),
 		// Raw transactions.
+		newCreateRawTransaction(d),
 		newDecodeRawTransaction(d),
 		newDecodeScript(d),
 		newSignRawTransactionWithKey(d),
