@@ -41,7 +41,7 @@ func All(d *Deps) []*rpc.Method {
 		newStop(d),
 		newUptime(d),
 		// Util.
-		newDeriveAddresses(d), newGetDescriptorInfo(d),
+		newCreateMultisig(d), newDeriveAddresses(d), newGetDescriptorInfo(d), newValidateAddress(d),
 		// Blockchain.
 		newGetBlockchainInfo(d),
 		newGetBlockCount(d),
