@@ -2,7 +2,6 @@ package descriptor
 
 import (
 	"crypto/sha256"
-	"strings"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 )
@@ -60,16 +59,11 @@ func Parse(s string, net *chaincfg.Params, opts ...Option) (*Descriptor, error) 
 	}
 	d := &Descriptor{root: root, net: net, keys: p.keys, memo: newMemo()}
 	if n := root.paths(); n > 1 {
-		// The branches of a multipath descriptor always use 'h' for
-		// hardened steps, whatever the input used.
-		canonical := strings.Contains(text, "'")
+		// The branches keep the hardened marker as written, as Core's
+		// per-path key providers do.
 		for i := 0; i < n; i++ {
 			b := root.mapKeys(func(k keyExpr) keyExpr {
-				c := cloneKey(k.branch(i))
-				if canonical {
-					c.setApostrophe(false)
-				}
-				return c
+				return cloneKey(k.branch(i))
 			})
 			d.branches = append(d.branches, &Descriptor{root: b, net: net, keys: p.keys, memo: newMemo()})
 		}

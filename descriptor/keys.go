@@ -117,8 +117,6 @@ type keyExpr interface {
 	derive(pos uint32, e *env, out *collector) ([]byte, error)
 	// havePrivate reports whether the private key is known.
 	havePrivate(e *env) bool
-	// apostropheSpelling replaces the hardened marker.
-	setApostrophe(bool)
 }
 
 // collector gathers the keys, scripts and taproot data met while expanding
@@ -201,7 +199,6 @@ func (k *constKey) size() int          { return len(k.pub) }
 func (k *constKey) isBIP32() bool      { return false }
 func (k *constKey) paths() int         { return 1 }
 func (k *constKey) branch(int) keyExpr { return k }
-func (k *constKey) setApostrophe(bool) {}
 func (k *constKey) priv(e *env) (PrivateKey, bool) {
 	if k.xonly {
 		return e.keys.lookupXOnly(k.pub[1:])
@@ -271,9 +268,6 @@ func (k *bip32Key) exprIndex() uint32 { return k.idx }
 func (k *bip32Key) isRange() bool     { return k.derive_ != nonRanged }
 func (k *bip32Key) size() int         { return 33 }
 func (k *bip32Key) isBIP32() bool     { return true }
-func (k *bip32Key) setApostrophe(a bool) {
-	k.apostrophe = a
-}
 func (k *bip32Key) paths() int {
 	if k.mp == nil {
 		return 1
@@ -514,10 +508,6 @@ func (k *originKey) isRange() bool     { return k.inner.isRange() }
 func (k *originKey) size() int         { return k.inner.size() }
 func (k *originKey) isBIP32() bool     { return k.inner.isBIP32() }
 func (k *originKey) paths() int        { return k.inner.paths() }
-func (k *originKey) setApostrophe(a bool) {
-	k.apostrophe = a
-	k.inner.setApostrophe(a)
-}
 func (k *originKey) branch(i int) keyExpr {
 	if k.inner.paths() == 1 {
 		return k

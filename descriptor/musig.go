@@ -36,7 +36,6 @@ func (k *musigKey) isBIP32() bool {
 	}
 	return true
 }
-func (k *musigKey) setApostrophe(bool) {}
 
 func (k *musigKey) paths() int {
 	if k.mp != nil {

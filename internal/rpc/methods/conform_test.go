@@ -135,3 +135,38 @@ func TestCreateDefaultWalletTwice(t *testing.T) {
 	dir := filepath.Join(a.dir, "regtest", "wallets")
 	a.fails(nil, "createwallet", `[""]`, -4, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
 }
+
+// TestMultipathKeepsHardenedSpelling: the branches of a multipath
+// descriptor print the hardened marker as written, in the key's path, its
+// hardened wildcard and an origin next to it (issue 17, difference 3).
+func TestMultipathKeepsHardenedSpelling(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	tpub := k.BIP32["t01"].TPUB
+	fp := k.BIP32["t01"].Fingerprint
+	for _, c := range []struct{ in, first, second string }{
+		{"wpkh(" + tpub + "/<0';1'>/*)", "wpkh(" + tpub + "/0'/*)", "wpkh(" + tpub + "/1'/*)"},
+		{"wpkh(" + tpub + "/<0;1>/*')", "wpkh(" + tpub + "/0/*')", "wpkh(" + tpub + "/1/*')"},
+		{"wpkh([" + fp + "/44'/1']" + tpub + "/<0;1>/*)", "wpkh([" + fp + "/44'/1']" + tpub + "/0/*)", "wpkh([" + fp + "/44'/1']" + tpub + "/1/*)"},
+		{"wpkh([" + fp + "/44h/1']" + tpub + "/<0;1h>/*)", "wpkh([" + fp + "/44h/1h]" + tpub + "/0/*)", "wpkh([" + fp + "/44h/1h]" + tpub + "/1h/*)"},
+		{"wpkh(" + tpub + "/<0h;1h>/*)", "wpkh(" + tpub + "/0h/*)", "wpkh(" + tpub + "/1h/*)"},
+	} {
+		in, _ := json.Marshal(c.in)
+		r := a.do(nil, "getdescriptorinfo", "["+string(in)+"]")
+		if r.Error != nil {
+			t.Errorf("%s: %s", c.in, r.Error.Message)
+			continue
+		}
+		var got struct {
+			Descriptor string   `json:"descriptor"`
+			Expansion  []string `json:"multipath_expansion"`
+		}
+		if err := json.Unmarshal(r.Result, &got); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{cs(c.first), cs(c.second)}
+		if got.Descriptor != want[0] || !equalStrings(got.Expansion, want) {
+			t.Errorf("%s:\n got %s %q\nwant %s %q", c.in, got.Descriptor, got.Expansion, want[0], want)
+		}
+	}
+}
