@@ -239,9 +239,10 @@ func (w *Wallet) importOne(ctx context.Context, e *ImportElement) ImportResult {
 		if privEnabled && !bd.HasPrivateKeys() {
 			return fail(walletErr(ErrWallet, "Cannot import descriptor without private keys to a wallet with private keys enabled"))
 		}
-		if privEnabled && !bd.HasAllPrivateKeys() {
+		if privEnabled && !knowsEveryKey(outs) {
 			warnings = append(warnings, "Not all private keys provided. Some wallet functionality may return unexpected errors")
 		}
+		clearPrivKeys(outs)
 		internal := e.Internal
 		if multipath {
 			internal = len(branches) == 2 && bi == 1
@@ -518,4 +519,31 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 		}
 	}
 	return nil
+}
+
+// knowsEveryKey is Core's test before the "Not all private keys provided"
+// warning: the expansion at index 0 met at least one private key and has a
+// private key for every public key it met. Keys are matched by key, not by
+// key expression, so an xpub that is a child of an xprv of the same
+// descriptor counts as known.
+func knowsEveryKey(outs []descriptor.Output) bool {
+	some := false
+	for _, o := range outs {
+		for _, k := range o.Keys {
+			if k.PrivKey == nil {
+				return false
+			}
+			some = true
+		}
+	}
+	return some
+}
+
+// clearPrivKeys zeroes the private keys an expansion returned.
+func clearPrivKeys(outs []descriptor.Output) {
+	for _, o := range outs {
+		for _, k := range o.Keys {
+			clear(k.PrivKey)
+		}
+	}
 }

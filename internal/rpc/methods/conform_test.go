@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 
 	"github.com/descwallet/descwallet/internal/address"
@@ -169,4 +170,36 @@ func TestMultipathKeepsHardenedSpelling(t *testing.T) {
 			t.Errorf("%s:\n got %s %q\nwant %s %q", c.in, got.Descriptor, got.Expansion, want[0], want)
 		}
 	}
+}
+
+// TestImportXpubDerivedFromXprv: Core looks private keys up by key id, so a
+// tpub that is a child of a tprv of the same descriptor counts as known and
+// the import has no "Not all private keys provided" warning (issue 17,
+// difference 4). An unrelated tpub still gets the warning.
+func TestImportXpubDerivedFromXprv(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", false, true]`, `{"name":"w"}`)
+	tprv := k.BIP32["t01"].TPRV
+	root, err := hdkeychain.NewKeyFromString(tprv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := root
+	for _, i := range []uint32{48, 1, 0} {
+		if child, err = child.Derive(hdkeychain.HardenedKeyStart + i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tpub, err := child.Neuter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := k.BIP32["t01"].Fingerprint
+	d := cs("wsh(multi(1," + tprv + "/48h/1h/0h/1/*,[" + fp + "/48h/1h/0h]" + tpub.String() + "/1/*))")
+	a.ok(w, "importdescriptors", imp(el(d, `"range":[0,5]`)), `[{"success":true}]`)
+
+	other := cs("wsh(multi(1," + tprv + "/48h/1h/0h/2/*,[" + k.BIP32["t02"].Fingerprint + "/48h/1h/0h]" + k.BIP32["t02"].TPUB + "/1/*))")
+	a.ok(w, "importdescriptors", imp(el(other, `"range":[0,5]`)), "["+warnResult(msgNotAllKeys)+"]")
 }
