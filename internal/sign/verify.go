@@ -59,9 +59,9 @@ func (s *inputSigner) verify(scriptSig []byte, witness wire.TxWitness) error {
 	vm, err := txscript.NewEngine(pk, s.view, s.idx, VerifyFlags, s.ctx.sigCache,
 		s.ctx.sigHashes, s.coin.Amount, s.ctx.fetcher)
 	if err != nil {
-		return err
+		return s.inCoreOrder(err, scriptSig, witness)
 	}
-	return vm.Execute()
+	return s.inCoreOrder(vm.Execute(), scriptSig, witness)
 }
 
 // validTaprootHashType reports whether an explicit taproot hash-type byte
