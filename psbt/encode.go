@@ -18,7 +18,7 @@ func (p *Packet) Serialize() []byte {
 		w.pair([]byte{GlobalUnsignedTx}, tx.b)
 	}
 	xpubs := append([]XPub(nil), p.XPubs...)
-	sortXPubs(xpubs)
+	SortXPubs(xpubs)
 	for _, x := range xpubs {
 		w.pair(typeKey(GlobalXPub, x.Key[:]), originBytes(x.Origin))
 	}

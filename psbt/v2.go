@@ -178,7 +178,9 @@ func (out *Output) writeV2(w *writer) {
 	}
 }
 
-func sortXPubs(x []XPub) { slices.SortStableFunc(x, cmpXPub) }
+// SortXPubs orders global xpubs as Core keeps them: by origin, then by
+// public key and chain code.
+func SortXPubs(x []XPub) { slices.SortStableFunc(x, cmpXPub) }
 
 // Locktime computes a version 2 packet's transaction lock time as BIP 370
 // prescribes; ok is false when the inputs' required lock times cannot be

@@ -50,6 +50,7 @@ func All(d *Deps) []*rpc.Method {
 		newDecodeRawTransaction(d),
 		newDecodeScript(d),
 		newSignRawTransactionWithKey(d),
+		newCombinePSBT(d), newConvertToPSBT(d), newDecodePSBT(d), newJoinPSBTs(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
 		newEchoJSON(d),
