@@ -50,7 +50,8 @@ func All(d *Deps) []*rpc.Method {
 		newDecodeRawTransaction(d),
 		newDecodeScript(d),
 		newSignRawTransactionWithKey(d),
-		newCombinePSBT(d), newConvertToPSBT(d), newDecodePSBT(d), newJoinPSBTs(d),
+		newCombinePSBT(d), newConvertToPSBT(d), newDecodePSBT(d), newDescriptorProcessPSBT(d),
+		newFinalizePSBT(d), newJoinPSBTs(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
 		newEchoJSON(d),

@@ -1,0 +1,118 @@
+package methods
+
+import (
+	"bytes"
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/sign"
+	"github.com/descwallet/descwallet/psbt"
+)
+
+// processResult is descriptorprocesspsbt's reply.
+type processResult struct {
+	PSBT     string `json:"psbt"`
+	Complete bool   `json:"complete"`
+	Hex      string `json:"hex,omitempty"`
+}
+
+// parsePSBTSighash is Core's ParseSighashString: null is none given.
+func parsePSBTSighash(req *rpc.Request, i int) (*uint32, error) {
+	if !req.Has(i) {
+		return nil, nil
+	}
+	s, err := req.String(i)
+	if err != nil {
+		return nil, err
+	}
+	ht, ok := sighashTypes[s]
+	if !ok {
+		return nil, rpc.NewError(rpc.CodeInvalidParameter, fmt.Sprintf("'%s' is not a valid sighash parameter.", s))
+	}
+	v := uint32(ht)
+	return &v, nil
+}
+
+// signPSBTError maps the signer's failure to Core's RPC error.
+func signPSBTError(err error) error {
+	if errors.Is(err, sign.ErrSighashMismatch) {
+		return rpc.NewError(rpc.CodeDeserialization, err.Error())
+	}
+	return err
+}
+
+// extractHex finalizes a copy of p and returns its network hex.
+func extractHex(p *psbt.Packet) string {
+	tx, ok := sign.FinalizeAndExtract(p.Clone())
+	if !ok {
+		return ""
+	}
+	var buf bytes.Buffer
+	_ = tx.Serialize(&buf)
+	return hex.EncodeToString(buf.Bytes())
+}
+
+// newDescriptorProcessPSBT returns the descriptorprocesspsbt method.
+func newDescriptorProcessPSBT(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:     "descriptorprocesspsbt",
+		Category: "Raw transactions",
+		Description: "Updates a PSBT with what the given descriptors know (scripts, key origins, taproot data), signs the\n" +
+			"inputs their private keys can sign, and finalizes complete inputs.",
+		Params: []rpc.Param{
+			{Name: "psbt", Type: rpc.TypeString, Description: "The PSBT, base64."},
+			{Name: "descriptors", Type: rpc.TypeArray, Description: "Descriptors, each a string or an object {\"desc\": str, \"range\": n or [n,n]} (default range [0,1000])."},
+			{Name: "sighashtype", Type: rpc.TypeString, Optional: true, Default: `"DEFAULT for Taproot, ALL otherwise"`,
+				Description: "The signature hash type: DEFAULT, ALL, NONE, SINGLE, ALL|ANYONECANPAY, NONE|ANYONECANPAY, SINGLE|ANYONECANPAY."},
+			{Name: "bip32derivs", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "Include BIP 32 derivation paths for keys when known."},
+			{Name: "finalize", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "Finalize inputs when possible."},
+		},
+		Result: "{                             (json object)\n" +
+			"  \"psbt\" : \"str\",              (string) The PSBT, base64\n" +
+			"  \"complete\" : true|false,     (boolean) Whether every input is final\n" +
+			"  \"hex\" : \"hex\"                (string, optional) The network transaction, when complete\n" +
+			"}",
+		Examples: []string{`"psbt" "[\"descriptor1\", \"descriptor2\"]"`},
+		Handler: func(_ context.Context, req *rpc.Request) (any, error) {
+			s, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			ps, err := psbtSignerFromDescriptors(req.Arg(1), d.Net, true)
+			if err != nil {
+				return nil, err
+			}
+			sighash, err := parsePSBTSighash(req, 2)
+			if err != nil {
+				return nil, err
+			}
+			bip32derivs, err := boolOr(req, 3, true)
+			if err != nil {
+				return nil, err
+			}
+			finalize, err := boolOr(req, 4, true)
+			if err != nil {
+				return nil, err
+			}
+			p, err := decodePSBTArg(s)
+			if err != nil {
+				return nil, err
+			}
+			ps.HideOrigins = !bip32derivs
+			if err := ps.SignPSBT(p, sighash, finalize); err != nil {
+				return nil, signPSBTError(err)
+			}
+			res := &processResult{PSBT: p.Base64(), Complete: true}
+			for i := range p.Inputs {
+				res.Complete = res.Complete && p.Inputs[i].IsFinalized()
+			}
+			if res.Complete {
+				res.Hex = extractHex(p)
+			}
+			return res, nil
+		},
+	}
+}
