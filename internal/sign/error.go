@@ -24,6 +24,10 @@ const (
 	// its amount was unknown (the MAX_MONEY sentinel). Core fails the whole
 	// call; the description carries Core's message naming the output.
 	ErrMissingAmount = ErrorKind("ErrMissingAmount")
+
+	// ErrSignFailed is a message signature that did not verify against
+	// its own key. The caller reports Core's "Sign failed".
+	ErrSignFailed = ErrorKind("ErrSignFailed")
 )
 
 // Error satisfies the error interface and prints the kind's name.

@@ -94,6 +94,9 @@ func decodeWIF(s string, net *chaincfg.Params) (*secp256k1.PrivateKey, bool, err
 	return secp256k1.NewPrivateKey(&scalar), compressed, nil
 }
 
+// Zero clears the private scalar; the key cannot sign afterwards.
+func (k *Key) Zero() { k.priv.Zero() }
+
 // PubKey returns the serialized public key (compressed or not, as the key
 // was given).
 func (k *Key) PubKey() []byte { return k.pubBytes }

@@ -45,6 +45,7 @@ var errTable = []errRow{
 	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
 	{Kind: sign.ErrPrevoutMismatch, Code: rpc.CodeDeserialization},
 	{Kind: sign.ErrMissingAmount, Code: rpc.CodeTypeError},
+	{Kind: sign.ErrSignFailed, Code: rpc.CodeInvalidAddressOrKey},
 	// Rescans and the chain backend.
 	{Kind: scan.ErrBusy, Code: rpc.CodeWalletError, Message: func(error) string {
 		return "Wallet is currently rescanning. Abort existing rescan or wait."

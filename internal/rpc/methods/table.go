@@ -42,6 +42,7 @@ func All(d *Deps) []*rpc.Method {
 		newUptime(d),
 		// Util.
 		newCreateMultisig(d), newDeriveAddresses(d), newGetDescriptorInfo(d), newValidateAddress(d),
+		newSignMessageWithPrivKey(d), newVerifyMessage(d),
 		// Blockchain.
 		newGetBlockchainInfo(d),
 		newGetBlockCount(d),
