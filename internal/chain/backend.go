@@ -2,7 +2,9 @@ package chain
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
@@ -98,6 +100,45 @@ type Backend interface {
 	// when the backend no longer knows the transaction (mined or evicted
 	// since its id was listed).
 	MempoolTxs(ctx context.Context, ids []chainhash.Hash) ([]*wire.MsgTx, error)
+
+	// The calls below answer the node calls of wallet clients (see
+	// node.go).
+
+	// Call forwards one call as the client wrote it and returns the
+	// backend's result as it wrote it.
+	Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error)
+
+	// BlockPlace returns a block's height, confirmations and successor.
+	BlockPlace(ctx context.Context, hash chainhash.Hash) (BlockPlace, error)
+
+	// ChainWork returns the total work of the chain ending at a block.
+	ChainWork(ctx context.Context, hash chainhash.Hash, height int32) (*big.Int, error)
+
+	// ChainTips returns the backend's chain tips.
+	ChainTips(ctx context.Context) ([]ChainTip, error)
+
+	// FilterHeader returns a block's BIP158 basic filter header.
+	FilterHeader(ctx context.Context, hash chainhash.Hash) (chainhash.Hash, error)
+
+	// RawTransaction returns a mempool transaction or, with a
+	// transaction index, a mined one, and where it is.
+	RawTransaction(ctx context.Context, txid chainhash.Hash) (*wire.MsgTx, TxPlace, error)
+
+	// MempoolEntries describes every mempool transaction.
+	MempoolEntries(ctx context.Context) ([]MempoolEntry, error)
+
+	// TestMempoolAccept asks whether the mempool would take txs.
+	TestMempoolAccept(ctx context.Context, txs []*wire.MsgTx) ([]AcceptResult, error)
+
+	// SendRawTransactionUnchecked submits a transaction without the
+	// backend's own high-fee check.
+	SendRawTransactionUnchecked(ctx context.Context, tx *wire.MsgTx) (chainhash.Hash, error)
+
+	// EstimateFee returns a fee-rate estimate in sat/kvB, -1 for none.
+	EstimateFee(ctx context.Context, blocks int) (int64, error)
+
+	// ConnectionCount returns the backend's number of peers.
+	ConnectionCount(ctx context.Context) (int64, error)
 }
 
 // Defaults of a Config.

@@ -28,6 +28,7 @@ type Client struct {
 	kind Kind
 	net  *chaincfg.Params
 	c    *conn
+	work workCache
 }
 
 var _ Backend = (*Client)(nil)

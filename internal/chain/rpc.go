@@ -31,7 +31,7 @@ type request struct {
 	JSONRPC string `json:"jsonrpc"`
 	ID      uint64 `json:"id"`
 	Method  string `json:"method"`
-	Params  []any  `json:"params"`
+	Params  any    `json:"params"`
 }
 
 // reply is one JSON-RPC reply object.
@@ -45,6 +45,9 @@ type reply struct {
 type call struct {
 	Method string
 	Params []any
+	// Raw, when not nil, is sent as the params value instead of Params
+	// (a forwarded call's array or object, as the client wrote it).
+	Raw json.RawMessage
 
 	Result json.RawMessage
 	Err    *RPCError
@@ -172,8 +175,11 @@ func (c *conn) do(ctx context.Context, calls []*call) error {
 	reqs := make([]request, len(calls))
 	first := c.id.Add(uint64(len(calls))) - uint64(len(calls)) + 1
 	for i, cl := range calls {
-		params := cl.Params
-		if params == nil {
+		var params any = cl.Params
+		switch {
+		case cl.Raw != nil:
+			params = cl.Raw
+		case cl.Params == nil:
 			params = []any{}
 		}
 		reqs[i] = request{JSONRPC: "1.0", ID: first + uint64(i),

@@ -376,6 +376,10 @@ func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]
 	if m == nil {
 		return dst, errMethodNotFound
 	}
+	if m.Passthrough {
+		req := Request{Method: m.Name, Raw: c.params, Wallet: t.wallet, WalletURI: t.walletURI}
+		return s.finish(ctx, m, &req, dst)
+	}
 	pp := paramsPool.Get().(*[]json.RawMessage)
 	defer func() {
 		clear(*pp)
@@ -408,7 +412,13 @@ func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]
 		return dst, e
 	}
 	req := Request{Method: m.Name, Params: args, Wallet: t.wallet, WalletURI: t.walletURI}
-	res, err := s.run(ctx, m, &req)
+	return s.finish(ctx, m, &req, dst)
+}
+
+// finish runs the handler of a checked call and appends its encoded result
+// to dst.
+func (s *Server) finish(ctx context.Context, m *Method, req *Request, dst []byte) ([]byte, *Error) {
+	res, err := s.run(ctx, m, req)
 	if err != nil {
 		return dst, s.rpcError(m, err)
 	}

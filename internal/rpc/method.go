@@ -130,6 +130,12 @@ type Method struct {
 	Examples []string
 	// Handler runs the method.
 	Handler Handler
+	// Passthrough hands the params to the handler as they came (an
+	// array, an object or nothing) in Request.Raw, without named-parameter
+	// mapping, argument count or type checks: for methods whose
+	// parameters another node checks (calls forwarded to the chain
+	// backend). Params is then unused.
+	Passthrough bool
 }
 
 // Request is one call as a handler sees it, after routing, named-parameter
@@ -150,6 +156,10 @@ type Request struct {
 	// WalletURI reports whether the call came through /wallet/<name>
 	// (Wallet may then be "", the wallet named "").
 	WalletURI bool
+	// Raw is the params value as sent (an array or an object, nil for
+	// none) for a Passthrough method; nil otherwise. It aliases the
+	// request body like Params.
+	Raw json.RawMessage
 }
 
 // Arg returns argument i, or nil when it was not given.

@@ -46,6 +46,14 @@ func All(d *Deps) []*rpc.Method {
 		// Blockchain.
 		newGetBlockchainInfo(d),
 		newGetBlockCount(d),
+		// Node calls (nodecalls.go): answered from the chain backend.
+		newGetNetworkInfo(d),
+		newGetBestBlockHash(d), newGetBlock(d), newGetBlockFilter(d), newGetBlockHash(d),
+		newGetBlockHeader(d), newGetBlockStats(d), newGetChainTips(d), newGetDeploymentInfo(d),
+		newGetMempoolEntry(d), newGetMempoolInfo(d), newGetRawMempool(d), newGetTxOut(d),
+		newGetTxOutProof(d), newVerifyTxOutProof(d), newScanTxOutSet(d),
+		newGetRawTransaction(d), newSendRawTransaction(d), newTestMempoolAccept(d),
+		newEstimateSmartFee(d), newGetIndexInfo(d),
 		// Raw transactions.
 		newCreateRawTransaction(d),
 		newDecodeRawTransaction(d),
@@ -86,6 +94,8 @@ func All(d *Deps) []*rpc.Method {
 		newWalletPassphrase(d),
 		newWalletPassphraseChange(d),
 	}
+	// Forwarded to a bitcoind backend: the rest of Core's node tables.
+	list = append(list, forwardedMethods(d, list)...)
 	// help describes the whole table, itself included.
 	return append(list, newHelp(&list))
 }
