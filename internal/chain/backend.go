@@ -137,6 +137,10 @@ type Backend interface {
 	// EstimateFee returns a fee-rate estimate in sat/kvB, -1 for none.
 	EstimateFee(ctx context.Context, blocks int) (int64, error)
 
+	// MempoolSpender returns the mempool transaction spending an output,
+	// nil when none does.
+	MempoolSpender(ctx context.Context, op wire.OutPoint) (*chainhash.Hash, error)
+
 	// ConnectionCount returns the backend's number of peers.
 	ConnectionCount(ctx context.Context) (int64, error)
 }

@@ -503,3 +503,26 @@ func (c *Client) ConnectionCount(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// MempoolSpender returns the mempool transaction spending op, nil when none
+// does (gettxspendingprevout, which both nodes answer).
+func (c *Client) MempoolSpender(ctx context.Context, op wire.OutPoint) (*chainhash.Hash, error) {
+	var res []struct {
+		SpendingTxID string `json:"spendingtxid"`
+	}
+	arg := []map[string]any{{"txid": op.Hash.String(), "vout": op.Index}}
+	if err := c.one(ctx, "gettxspendingprevout", op.String(), &res, arg); err != nil {
+		return nil, err
+	}
+	if len(res) != 1 {
+		return nil, chainErr(ErrBadReply, c.c.name+": gettxspendingprevout "+op.String()+": not one result", nil)
+	}
+	if res[0].SpendingTxID == "" {
+		return nil, nil
+	}
+	h, err := chainhash.NewHashFromStr(res[0].SpendingTxID)
+	if err != nil {
+		return nil, chainErr(ErrBadReply, c.c.name+": gettxspendingprevout "+op.String(), err)
+	}
+	return h, nil
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -39,22 +40,22 @@ func blockHashArg(req *rpc.Request, i int, name string) (chainhash.Hash, error) 
 
 // blockHeaderJSON is Core's blockheaderToJSON, in its field order.
 type blockHeaderJSON struct {
-	Hash              string  `json:"hash"`
-	Confirmations     int64   `json:"confirmations"`
-	Height            int32   `json:"height"`
-	Version           int32   `json:"version"`
-	VersionHex        string  `json:"versionHex"`
-	MerkleRoot        string  `json:"merkleroot"`
-	Time              int64   `json:"time"`
-	MedianTime        int64   `json:"mediantime"`
-	Nonce             uint32  `json:"nonce"`
-	Bits              string  `json:"bits"`
-	Target            string  `json:"target"`
-	Difficulty        float64 `json:"difficulty"`
-	ChainWork         string  `json:"chainwork"`
-	NTx               int     `json:"nTx"`
-	PreviousBlockHash string  `json:"previousblockhash,omitempty"`
-	NextBlockHash     string  `json:"nextblockhash,omitempty"`
+	Hash              string    `json:"hash"`
+	Confirmations     int64     `json:"confirmations"`
+	Height            int32     `json:"height"`
+	Version           int32     `json:"version"`
+	VersionHex        string    `json:"versionHex"`
+	MerkleRoot        string    `json:"merkleroot"`
+	Time              int64     `json:"time"`
+	MedianTime        int64     `json:"mediantime"`
+	Nonce             uint32    `json:"nonce"`
+	Bits              string    `json:"bits"`
+	Target            string    `json:"target"`
+	Difficulty        coreFloat `json:"difficulty"`
+	ChainWork         string    `json:"chainwork"`
+	NTx               int       `json:"nTx"`
+	PreviousBlockHash string    `json:"previousblockhash,omitempty"`
+	NextBlockHash     string    `json:"nextblockhash,omitempty"`
 }
 
 // blockJSON is Core's blockToJSON: the header fields, the sizes and the
@@ -65,6 +66,15 @@ type blockJSON struct {
 	Size         int `json:"size"`
 	Weight       int `json:"weight"`
 	Tx           any `json:"tx"`
+}
+
+// coreFloat is a floating-point number written as Core's UniValue writes
+// a double: 16 significant digits ("%.16g"), not Go's shortest form.
+type coreFloat float64
+
+// MarshalJSON implements json.Marshaler.
+func (f coreFloat) MarshalJSON() ([]byte, error) {
+	return strconv.AppendFloat(nil, float64(f), 'g', 16, 64), nil
 }
 
 // targetHex is the 256-bit target of compact bits as Core's GetHex shows
@@ -143,7 +153,7 @@ func headerJSON(ctx context.Context, b chain.Backend, blk *chain.Block) (blockHe
 		Version: hdr.Version, VersionHex: fmt.Sprintf("%08x", uint32(hdr.Version)),
 		MerkleRoot: hdr.MerkleRoot.String(), Time: hdr.Timestamp.Unix(), MedianTime: mtp,
 		Nonce: hdr.Nonce, Bits: fmt.Sprintf("%08x", hdr.Bits), Target: targetHex(hdr.Bits),
-		Difficulty: difficulty(hdr.Bits), ChainWork: fmt.Sprintf("%064x", work), NTx: len(blk.Transactions),
+		Difficulty: coreFloat(difficulty(hdr.Bits)), ChainWork: fmt.Sprintf("%064x", work), NTx: len(blk.Transactions),
 	}
 	if place.Height > 0 {
 		j.PreviousBlockHash = hdr.PrevBlock.String()

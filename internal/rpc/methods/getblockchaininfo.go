@@ -10,18 +10,18 @@ import (
 )
 
 type blockchainInfo struct {
-	Chain                string   `json:"chain"`
-	Blocks               int32    `json:"blocks"`
-	Headers              int32    `json:"headers"`
-	BestBlockHash        string   `json:"bestblockhash"`
-	Difficulty           float64  `json:"difficulty"`
-	Time                 int64    `json:"time"`
-	MedianTime           int64    `json:"mediantime"`
-	VerificationProgress float64  `json:"verificationprogress"`
-	InitialBlockDownload bool     `json:"initialblockdownload"`
-	SizeOnDisk           int64    `json:"size_on_disk"`
-	Pruned               bool     `json:"pruned"`
-	Warnings             []string `json:"warnings"`
+	Chain                string    `json:"chain"`
+	Blocks               int32     `json:"blocks"`
+	Headers              int32     `json:"headers"`
+	BestBlockHash        string    `json:"bestblockhash"`
+	Difficulty           coreFloat `json:"difficulty"`
+	Time                 int64     `json:"time"`
+	MedianTime           int64     `json:"mediantime"`
+	VerificationProgress float64   `json:"verificationprogress"`
+	InitialBlockDownload bool      `json:"initialblockdownload"`
+	SizeOnDisk           int64     `json:"size_on_disk"`
+	Pruned               bool      `json:"pruned"`
+	Warnings             []string  `json:"warnings"`
 }
 
 // chainName returns Core's name of a network.
@@ -77,7 +77,7 @@ func newGetBlockchainInfo(d *Deps) *rpc.Method {
 			last := hdrs[len(hdrs)-1]
 			sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
 			return blockchainInfo{Chain: chainName(d.Net), Blocks: tip.Height, Headers: tip.Height,
-				BestBlockHash: tip.Hash.String(), Difficulty: difficulty(last.Bits),
+				BestBlockHash: tip.Hash.String(), Difficulty: coreFloat(difficulty(last.Bits)),
 				Time: last.Timestamp.Unix(), MedianTime: times[len(times)/2], VerificationProgress: 1,
 				Warnings: []string{}}, nil
 		},

@@ -138,12 +138,24 @@ func newGetTxOut(d *Deps) *rpc.Method {
 			// transaction has that many outputs.
 			return nil, nil
 		}
-		out, err := b.TxOut(ctx, wire.OutPoint{Hash: txid, Index: uint32(n)}, mempool)
+		op := wire.OutPoint{Hash: txid, Index: uint32(n)}
+		out, err := b.TxOut(ctx, op, mempool)
 		if err != nil {
 			return nil, backendError(err)
 		}
 		if out == nil {
 			return nil, nil
+		}
+		if mempool {
+			// Core hides an output a mempool transaction spends;
+			// btcd's gettxout shows it.
+			spender, err := b.MempoolSpender(ctx, op)
+			if err != nil {
+				return nil, backendError(err)
+			}
+			if spender != nil {
+				return nil, nil
+			}
 		}
 		return txOutJSON{BestBlock: out.BestBlock.String(), Confirmations: out.Confirmations,
 			Value: rpc.Amount(out.Value), ScriptPubKey: scriptToJSON(out.PkScript, true, true, nil, d.Net), Coinbase: out.Coinbase}, nil
@@ -186,20 +198,34 @@ func vsizeOf(tx *wire.MsgTx) int64 {
 	return (weight + 3) / 4
 }
 
-// rejection turns btcd's refusal of a transaction into Core's error: an
-// output already in the chain is -27, missing inputs -25, any other
-// rejection -26 with btcd's reason.
-func rejection(reason string) error {
-	low := strings.ToLower(reason)
+// coreReason returns Core's reject reason for btcd's refusal of a
+// transaction where Core has a fixed one; other reasons stay btcd's.
+func coreReason(reason string) string {
 	switch {
-	case strings.Contains(low, "already have transaction") && strings.Contains(low, "block"),
-		strings.Contains(low, "transaction already exists"):
-		return rpc.NewError(rpc.CodeVerifyAlreadyInChain, "Transaction outputs already in utxo set")
-	case strings.Contains(low, "orphan") || strings.Contains(low, "missing") && strings.Contains(low, "input"),
-		strings.Contains(low, "spent"):
-		return rpc.NewError(rpc.CodeVerifyError, "bad-txns-inputs-missingorspent")
+	case strings.HasPrefix(reason, "already have transaction in mempool"):
+		return "txn-already-in-mempool"
+	case strings.Contains(reason, "transaction already exists in blockchain"):
+		return "txn-already-known"
+	case reason == "missing-inputs" || strings.Contains(reason, "orphan transaction"):
+		return "missing-inputs"
+	case strings.HasPrefix(reason, "output already spent in mempool"):
+		return "txn-mempool-conflict"
 	}
-	return rpc.NewError(rpc.CodeVerifyRejected, reason)
+	return reason
+}
+
+// rejection turns btcd's refusal of a transaction into Core's
+// sendrawtransaction error: outputs already in the chain are -27, missing
+// inputs -25, any other rejection -26 with the reason.
+func rejection(reason string) error {
+	switch r := coreReason(reason); r {
+	case "txn-already-known":
+		return rpc.NewError(rpc.CodeVerifyAlreadyInChain, "Transaction outputs already in utxo set")
+	case "missing-inputs":
+		return rpc.NewError(rpc.CodeVerifyError, "bad-txns-inputs-missingorspent")
+	default:
+		return rpc.NewError(rpc.CodeVerifyRejected, r)
+	}
 }
 
 func newSendRawTransaction(d *Deps) *rpc.Method {
@@ -250,6 +276,11 @@ func newSendRawTransaction(d *Deps) *rpc.Method {
 				return nil, backendError(err)
 			}
 			if !res[0].Allowed {
+				if coreReason(res[0].RejectReason) == "txn-already-in-mempool" {
+					// Core answers the id of a transaction its
+					// mempool already holds.
+					return tx.TxHash().String(), nil
+				}
 				return nil, rejection(res[0].RejectReason)
 			}
 			if res[0].Fee > feeFor(rate, vsizeOf(tx)) {
@@ -348,7 +379,7 @@ func newTestMempoolAccept(d *Deps) *rpc.Method {
 					EffectiveFeeRate:  rpc.Amount(r.Fee * 1000 / vsize),
 					EffectiveIncludes: []string{r.WTxID.String()}}
 			} else if j.RejectReason == "" {
-				j.RejectReason = r.RejectReason
+				j.RejectReason = coreReason(r.RejectReason)
 			}
 			out[i] = j
 		}
