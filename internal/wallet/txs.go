@@ -155,17 +155,41 @@ func (w *Wallet) debit(tx *wire.MsgTx) (int64, bool) {
 	return sum, all
 }
 
-// trusted reports whether an unconfirmed transaction counts as the
-// wallet's own (it spends only wallet outputs). The caller holds c.mu.
+// trusted reports whether a transaction's outputs count as the wallet's
+// own money: a confirmed one, or, as Core's CachedTxIsTrusted, an
+// unconfirmed one whose every input spends a wallet output of a trusted
+// transaction (its parents are checked in turn). The caller holds c.mu.
 func (w *Wallet) trusted(wt *walletTx, depth int64) bool {
 	if depth >= 1 {
 		return true
 	}
-	if wt.coinbase {
+	return w.trustedUnconfirmed(wt, map[chainhash.Hash]bool{})
+}
+
+// trustedUnconfirmed is trusted for a transaction of any depth; known
+// holds the transactions already found trusted. The caller holds c.mu.
+func (w *Wallet) trustedUnconfirmed(wt *walletTx, known map[chainhash.Hash]bool) bool {
+	if wt.confirmed() || known[wt.txid] {
+		return true
+	}
+	if wt.coinbase || len(wt.tx.TxIn) == 0 {
 		return false
 	}
-	_, all := w.debit(wt.tx)
-	return all
+	c := &w.chain
+	for _, in := range wt.tx.TxIn {
+		parent, ok := c.txs[in.PreviousOutPoint.Hash]
+		if !ok || int(in.PreviousOutPoint.Index) >= len(parent.tx.TxOut) ||
+			!w.IsMine(parent.tx.TxOut[in.PreviousOutPoint.Index].PkScript) {
+			return false
+		}
+		if !known[parent.txid] {
+			if !w.trustedUnconfirmed(parent, known) {
+				return false
+			}
+			known[parent.txid] = true
+		}
+	}
+	return true
 }
 
 // ListUnspent returns the wallet's unspent outputs with between minConf and
