@@ -11,7 +11,7 @@ BTCD      := $(TOOLS)/btcd-$(BTCD_VER)
 BITCOIN_CORE_VER := 5.0.0
 NPM_BITCOIN_CORE := $(CURDIR)/.cache/npm-bitcoin-core
 
-.PHONY: all build run test test-short bench fuzz vet fmt btcd python-bitcoinlib npm-bitcoin-core clean
+.PHONY: all build run test test-short soak bench fuzz vet fmt btcd python-bitcoinlib npm-bitcoin-core clean
 
 all: build
 
@@ -32,6 +32,13 @@ test: vet
 
 test-short:
 	$(GO) test -short -count=1 ./...
+
+# The model-based accounting test, longer than CI's fixed 300 steps:
+# ACCT_STEPS steps (default 3000) from seed ACCT_SEED (default random; a
+# failure prints the seed and step to rerun).
+soak: btcd
+	ACCT_STEPS=$${ACCT_STEPS:-3000} ACCT_SEED=$${ACCT_SEED:-random} \
+		$(GO) test -count=1 -timeout 0 -v -run '^TestAccountingModel$$' ./internal/acctest/
 
 # Benchmarks and load tools: figures to report, never a CI gate.
 bench: build btcd

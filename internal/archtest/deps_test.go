@@ -36,6 +36,11 @@ var forbidden = map[string][]string{
 	"internal/rpc":        {"internal/node"},
 	"internal/node":       {"cmd"},
 
+	// The accounting model is a second implementation of the wallet's
+	// rules, to check the first against: it shares none of its code.
+	"internal/acctest": {"internal/wallet", "internal/walletscan", "internal/walletdb", "internal/scan",
+		"internal/chain", "internal/store", "internal/rpc", "internal/node"},
+
 	// Benchmark support that the signer's and the methods' benchmarks share.
 	"internal/benchcpu": {moduleAll},
 }

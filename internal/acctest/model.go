@@ -1,0 +1,357 @@
+package acctest
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+// coinbaseMaturity is the depth a coinbase output needs before it counts
+// as spendable (Core's COINBASE_MATURITY + 1).
+const coinbaseMaturity = 100
+
+// Block is one block of the best chain.
+type Block struct {
+	Height int32
+	Hash   chainhash.Hash
+	Txs    []*wire.MsgTx
+}
+
+// Chain is the full node's state the model reads: its best chain from
+// genesis and its mempool.
+type Chain struct {
+	Blocks  []Block
+	Mempool []*wire.MsgTx
+}
+
+// Scripts are the scriptPubKeys the wallet watches, each with its address.
+type Scripts map[string]string
+
+// Tx is a wallet transaction as the model sees it.
+type Tx struct {
+	Tx        *wire.MsgTx
+	ID        chainhash.Hash
+	Height    int32 // -1 in the mempool
+	BlockHash chainhash.Hash
+	Coinbase  bool
+}
+
+// Unspent is one entry of listunspent.
+type Unspent struct {
+	TxID          string
+	Vout          uint32
+	Address       string
+	Amount        int64
+	Confirmations int64
+	Safe          bool
+}
+
+func (u Unspent) String() string {
+	return fmt.Sprintf("%s:%d %s %d conf=%d safe=%v", u.TxID, u.Vout, u.Address, u.Amount,
+		u.Confirmations, u.Safe)
+}
+
+// Entry is one entry of listtransactions or of gettransaction's details.
+type Entry struct {
+	TxID          string
+	Category      string
+	Vout          uint32
+	Address       string
+	Amount        int64
+	Fee           *int64
+	Confirmations int64
+	BlockHash     string
+	Trusted       *bool
+}
+
+func (e Entry) String() string {
+	s := fmt.Sprintf("%s %s vout=%d %s amount=%d conf=%d block=%s", e.TxID, e.Category, e.Vout,
+		e.Address, e.Amount, e.Confirmations, e.BlockHash)
+	if e.Fee != nil {
+		s += fmt.Sprintf(" fee=%d", *e.Fee)
+	}
+	if e.Trusted != nil {
+		s += fmt.Sprintf(" trusted=%v", *e.Trusted)
+	}
+	return s
+}
+
+// TxView is gettransaction's reply.
+type TxView struct {
+	Amount        int64
+	Fee           *int64
+	Confirmations int64
+	BlockHash     string
+	Trusted       *bool
+	Details       []Entry
+}
+
+func (v TxView) String() string {
+	s := fmt.Sprintf("amount=%d conf=%d block=%s", v.Amount, v.Confirmations, v.BlockHash)
+	if v.Fee != nil {
+		s += fmt.Sprintf(" fee=%d", *v.Fee)
+	}
+	if v.Trusted != nil {
+		s += fmt.Sprintf(" trusted=%v", *v.Trusted)
+	}
+	return s + " details=[" + JoinEntries(v.Details) + "]"
+}
+
+// Balances is getbalances' "mine", in satoshis.
+type Balances struct {
+	Trusted, UntrustedPending, Immature int64
+}
+
+// View is everything the model predicts of the wallet.
+type View struct {
+	Balances Balances
+	// Unspent is listunspent with minconf 0, sorted.
+	Unspent []Unspent
+	// Entries is listtransactions over every transaction, sorted.
+	Entries []Entry
+	// Txs is gettransaction of every wallet transaction, by txid.
+	Txs map[string]TxView
+}
+
+// Compute works out the wallet's view of chain given the scripts it
+// watches, by Core's rules: a transaction is the wallet's when it pays one
+// of its scripts or spends one of its outputs; an output is spent when a
+// wallet transaction (mined or in the mempool) spends it; an unconfirmed
+// transaction is trusted when every input spends a wallet output of a
+// trusted transaction; listings show, for a transaction spending wallet
+// outputs, a send for each output (every watched script here has an
+// address-book entry, so none counts as change) and the fee, and a receive
+// for each output paying the wallet.
+//
+// names gives the address of every script outside the wallet that the
+// listings may show (the wallet prints the address of any standard script).
+func Compute(c *Chain, s Scripts, names map[string]string) *View {
+	m := &model{s: s, names: names, owned: map[wire.OutPoint]*wire.TxOut{}, byID: map[chainhash.Hash]*Tx{},
+		spent: map[wire.OutPoint]bool{}, trust: map[chainhash.Hash]bool{}}
+	tip := int32(-1)
+	for _, b := range c.Blocks {
+		tip = b.Height
+		for i, tx := range b.Txs {
+			m.consider(&Tx{Tx: tx, ID: tx.TxHash(), Height: b.Height, BlockHash: b.Hash, Coinbase: i == 0})
+		}
+	}
+	// Mempool transactions in rounds, parents before children.
+	taken := make([]bool, len(c.Mempool))
+	for {
+		progress := false
+		for i, tx := range c.Mempool {
+			if !taken[i] && m.consider(&Tx{Tx: tx, ID: tx.TxHash(), Height: -1}) {
+				taken[i], progress = true, true
+			}
+		}
+		if !progress {
+			break
+		}
+	}
+	for _, t := range m.txs {
+		if t.Coinbase {
+			continue
+		}
+		for _, in := range t.Tx.TxIn {
+			if _, ok := m.owned[in.PreviousOutPoint]; ok {
+				m.spent[in.PreviousOutPoint] = true
+			}
+		}
+	}
+
+	v := &View{Txs: map[string]TxView{}, Unspent: []Unspent{}, Entries: []Entry{}}
+	for _, t := range m.txs {
+		depth := int64(0)
+		if t.Height >= 0 {
+			depth = int64(tip-t.Height) + 1
+		}
+		trusted := m.trusted(t)
+		immature := t.Coinbase && depth <= coinbaseMaturity
+		for i, out := range t.Tx.TxOut {
+			op := wire.OutPoint{Hash: t.ID, Index: uint32(i)}
+			if _, mine := m.owned[op]; !mine || m.spent[op] {
+				continue
+			}
+			switch {
+			case immature:
+				v.Balances.Immature += out.Value
+			case trusted:
+				v.Balances.Trusted += out.Value
+			default:
+				v.Balances.UntrustedPending += out.Value
+			}
+			if !immature {
+				v.Unspent = append(v.Unspent, Unspent{TxID: t.ID.String(), Vout: uint32(i),
+					Address: s[string(out.PkScript)], Amount: out.Value, Confirmations: depth, Safe: trusted})
+			}
+		}
+
+		var debit, credit, valueOut int64
+		for _, in := range t.Tx.TxIn {
+			if o, ok := m.owned[in.PreviousOutPoint]; ok && !t.Coinbase {
+				debit += o.Value
+			}
+		}
+		for _, out := range t.Tx.TxOut {
+			valueOut += out.Value
+			if _, ok := s[string(out.PkScript)]; ok {
+				credit += out.Value
+			}
+		}
+		base := Entry{TxID: t.ID.String(), Confirmations: depth}
+		if t.Height >= 0 {
+			base.BlockHash = t.BlockHash.String()
+		} else {
+			tr := trusted
+			base.Trusted = &tr
+		}
+		var fee *int64
+		var sends, receives []Entry
+		if debit > 0 {
+			f := valueOut - debit
+			fee = &f
+			for i, out := range t.Tx.TxOut {
+				e := base
+				e.Category, e.Vout, e.Amount, e.Fee = "send", uint32(i), -out.Value, fee
+				e.Address = m.address(out.PkScript)
+				sends = append(sends, e)
+			}
+		}
+		for i, out := range t.Tx.TxOut {
+			addr, ok := s[string(out.PkScript)]
+			if !ok {
+				continue
+			}
+			e := base
+			e.Category, e.Vout, e.Amount, e.Address = "receive", uint32(i), out.Value, addr
+			if t.Coinbase {
+				switch {
+				case depth < 1:
+					e.Category = "orphan"
+				case immature:
+					e.Category = "immature"
+				default:
+					e.Category = "generate"
+				}
+			}
+			receives = append(receives, e)
+		}
+		details := append(append([]Entry{}, sends...), receives...)
+		v.Entries = append(v.Entries, details...)
+		amount := credit - debit
+		if fee != nil {
+			amount -= *fee
+		}
+		tv := TxView{Amount: amount, Fee: fee, Confirmations: depth, BlockHash: base.BlockHash,
+			Trusted: base.Trusted, Details: SortEntries(details)}
+		v.Txs[t.ID.String()] = tv
+	}
+	SortUnspent(v.Unspent)
+	SortEntries(v.Entries)
+	return v
+}
+
+// model is Compute's working state.
+type model struct {
+	s     Scripts
+	names map[string]string
+	txs   []*Tx
+	byID  map[chainhash.Hash]*Tx
+	owned map[wire.OutPoint]*wire.TxOut
+	spent map[wire.OutPoint]bool
+	trust map[chainhash.Hash]bool
+}
+
+// consider records t when it is the wallet's and reports whether it is.
+func (m *model) consider(t *Tx) bool {
+	mine := false
+	if !t.Coinbase {
+		for _, in := range t.Tx.TxIn {
+			if _, ok := m.owned[in.PreviousOutPoint]; ok {
+				mine = true
+			}
+		}
+	}
+	for i, out := range t.Tx.TxOut {
+		if _, ok := m.s[string(out.PkScript)]; ok {
+			mine = true
+			m.owned[wire.OutPoint{Hash: t.ID, Index: uint32(i)}] = out
+		}
+	}
+	if mine {
+		m.txs = append(m.txs, t)
+		m.byID[t.ID] = t
+	}
+	return mine
+}
+
+// trusted is Core's CachedTxIsTrusted for a transaction in the chain or the
+// mempool.
+func (m *model) trusted(t *Tx) bool {
+	if t.Height >= 0 {
+		return true
+	}
+	if t.Coinbase {
+		return false
+	}
+	if v, ok := m.trust[t.ID]; ok {
+		return v
+	}
+	ok := true
+	for _, in := range t.Tx.TxIn {
+		parent := m.byID[in.PreviousOutPoint.Hash]
+		if _, mine := m.owned[in.PreviousOutPoint]; parent == nil || !mine || !m.trusted(parent) {
+			ok = false
+			break
+		}
+	}
+	m.trust[t.ID] = ok
+	return ok
+}
+
+// address returns the address of a script the wallet watches, or the one
+// the caller named for outside scripts.
+func (m *model) address(script []byte) string {
+	if a, ok := m.s[string(script)]; ok {
+		return a
+	}
+	return m.names[string(script)]
+}
+
+// SortUnspent sorts entries by outpoint.
+func SortUnspent(us []Unspent) {
+	sort.Slice(us, func(i, j int) bool {
+		if us[i].TxID != us[j].TxID {
+			return us[i].TxID < us[j].TxID
+		}
+		return us[i].Vout < us[j].Vout
+	})
+}
+
+// SortEntries sorts entries by transaction, category and output, and
+// returns them.
+func SortEntries(es []Entry) []Entry {
+	sort.Slice(es, func(i, j int) bool {
+		a, b := es[i], es[j]
+		if a.TxID != b.TxID {
+			return a.TxID < b.TxID
+		}
+		if a.Category != b.Category {
+			return a.Category < b.Category
+		}
+		return a.Vout < b.Vout
+	})
+	return es
+}
+
+// JoinEntries prints entries one per line.
+func JoinEntries(es []Entry) string {
+	var b strings.Builder
+	for _, e := range es {
+		b.WriteString("\n    " + e.String())
+	}
+	return b.String()
+}

@@ -1,0 +1,791 @@
+package acctest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.CleanupBuilds()
+	os.Exit(code)
+}
+
+// Step counts and seeds: CI runs defaultSteps with defaultSeed; ACCT_STEPS
+// and ACCT_SEED (a number, or "random") change them (make soak).
+const (
+	defaultSteps = 300
+	defaultSeed  = 11
+)
+
+// checkTimeout bounds the wait for the wallet to agree with the model after
+// a step (it follows the chain by polling).
+const checkTimeout = 30 * time.Second
+
+// slot is one watched-or-not script: a test key paid in one way.
+type slot struct {
+	kind     string // pkh, sh-wpkh, wpkh, tr
+	key      *testenv.Key
+	out      testenv.Output
+	desc     string
+	imported bool
+}
+
+// harness drives a node and its wallet through chain events.
+type harness struct {
+	t      *testing.T
+	seed   int64
+	rng    *rand.Rand
+	step   int
+	what   string
+	n1, n2 *testenv.Btcd
+	d      *testenv.Daemon
+	dir    string
+	wallet *testenv.Client
+
+	slots     []*slot
+	strangers []testenv.Output
+	names     map[string]string
+
+	chain  []chainhash.Hash // best chain by height, as last read
+	blocks map[chainhash.Hash]*wire.MsgBlock
+	// outside is a transaction that is not the wallet's.
+	outside string
+	txCache map[chainhash.Hash]*wire.MsgTx
+	// last is the view of the last check, which the wallet agreed with.
+	last *View
+	// counts is how many steps of each kind ran.
+	counts map[string]int
+}
+
+// TestAccountingModel runs a seeded random sequence of chain events against
+// btcd and checks after each one that getbalances, listunspent,
+// listtransactions, gettransaction and getwalletinfo's txcount equal what
+// the model computes from btcd's blocks and mempool.
+func TestAccountingModel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts two btcd and the daemon")
+	}
+	steps := defaultSteps
+	if v := os.Getenv("ACCT_STEPS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			t.Fatalf("ACCT_STEPS=%q", v)
+		}
+		steps = n
+	}
+	seed := int64(defaultSeed)
+	switch v := os.Getenv("ACCT_SEED"); v {
+	case "":
+	case "random":
+		seed = time.Now().UnixNano()
+	default:
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			t.Fatalf("ACCT_SEED=%q", v)
+		}
+		seed = n
+	}
+	t.Logf("seed %d, %d steps (rerun with ACCT_SEED=%d ACCT_STEPS=%d)", seed, steps, seed, steps)
+	h := newHarness(t, seed)
+	h.setup()
+	for h.step = 1; h.step <= steps; h.step++ {
+		h.randomStep()
+	}
+	t.Logf("seed %d: %d steps, %d wallet transactions, chain height %d; steps run: %v", seed, steps,
+		len(h.last.Txs), h.n1.GetBlockCount(), h.counts)
+}
+
+func newHarness(t *testing.T, seed int64) *harness {
+	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewSource(seed)), dir: t.TempDir(),
+		names: map[string]string{}, counts: map[string]int{}, blocks: map[chainhash.Hash]*wire.MsgBlock{},
+		txCache: map[chainhash.Hash]*wire.MsgTx{}}
+	for k := 0; k < 3; k++ {
+		key := testenv.NewKey(fmt.Sprintf("acctest wallet key %d", k))
+		for _, s := range []*slot{
+			{kind: "pkh", out: key.PKH, desc: "pkh(" + key.PubKeyHex + ")"},
+			{kind: "sh-wpkh", out: key.SHWPKH, desc: "sh(wpkh(" + key.PubKeyHex + "))"},
+			{kind: "wpkh", out: key.WPKH, desc: "wpkh(" + key.PubKeyHex + ")"},
+			{kind: "tr", out: key.TR, desc: "tr(" + key.PubKeyHex + ")"},
+		} {
+			s.key = key
+			s.desc = descriptor.AddChecksum(s.desc)
+			h.slots = append(h.slots, s)
+			h.names[string(s.out.Script)] = s.out.Address
+		}
+	}
+	for i := 0; i < 2; i++ {
+		k := testenv.NewKey(fmt.Sprintf("acctest stranger %d", i))
+		for _, o := range []testenv.Output{k.WPKH, k.TR} {
+			h.strangers = append(h.strangers, o)
+			h.names[string(o.Script)] = o.Address
+		}
+	}
+	m := testenv.MinerKey()
+	h.names[string(m.WPKH.Script)] = m.WPKH.Address
+	return h
+}
+
+// fail stops the test, naming the seed and step.
+func (h *harness) fail(format string, args ...any) {
+	h.t.Helper()
+	h.t.Fatalf("seed %d step %d (%s): %s", h.seed, h.step, h.what, fmt.Sprintf(format, args...))
+}
+
+func (h *harness) setup() {
+	h.what = "setup"
+	h.n1 = testenv.StartBtcd(h.t, nil)
+	h.n2 = testenv.StartBtcd(h.t, nil)
+	// The first Fund matures a stock of coinbases.
+	h.n1.Fund(wire.NewTxOut(100_000, h.strangers[0].Script))
+	h.n1.Generate(1)
+	h.outside = h.n1.Block(h.n1.BlockHash(1)).Transactions[0].TxHash().String()
+	h.startDaemon(false)
+	var cw json.RawMessage
+	if err := h.d.CallResult(&cw, "createwallet", "w", true, true); err != nil {
+		h.fail("createwallet: %v", err)
+	}
+	for _, s := range h.slots[:4] {
+		h.importSlot(s)
+	}
+	h.check()
+}
+
+func (h *harness) startDaemon(withWallet bool) {
+	h.t.Helper()
+	args := []string{"-chainbackend=btcd", "-chainrpcconnect=" + h.n1.RPCAddr,
+		"-chainrpcuser=" + h.n1.User, "-chainrpcpassword=" + h.n1.Pass, "-chainpoll=50"}
+	if withWallet {
+		args = append(args, "-wallet=w")
+	}
+	h.d = testenv.StartDaemon(h.t, &testenv.DaemonOptions{DataDir: h.dir, Args: args})
+	h.wallet = &testenv.Client{URL: h.d.URL + "wallet/w", User: "u", Pass: "p"}
+}
+
+func (h *harness) importSlot(s *slot) {
+	h.t.Helper()
+	var res []struct {
+		Success bool            `json:"success"`
+		Error   json.RawMessage `json:"error"`
+	}
+	req := []map[string]any{{"desc": s.desc, "timestamp": 0}}
+	if err := h.wallet.CallResult(&res, "importdescriptors", req); err != nil {
+		h.fail("importdescriptors %s: %v", s.desc, err)
+	}
+	if len(res) != 1 || !res[0].Success {
+		h.fail("importdescriptors %s: %+v", s.desc, res)
+	}
+	s.imported = true
+}
+
+// randomStep runs one event chosen by weight, then checks.
+func (h *harness) randomStep() {
+	type action struct {
+		weight int
+		name   string
+		run    func() bool
+	}
+	actions := []action{
+		{24, "receive", h.receive},
+		{18, "mine", h.mine},
+		{16, "spend to outside", func() bool { return h.spend(false) }},
+		{10, "spend to self", func() bool { return h.spend(true) }},
+		{5, "mined while the daemon is stopped", h.minedWhileStopped},
+		{5, "reorg", h.reorg},
+		{5, "daemon restart", h.restart},
+		{4, "rescanblockchain", h.rescan},
+		{5, "import with history", h.importWithHistory},
+	}
+	total := 0
+	for _, a := range actions {
+		total += a.weight
+	}
+	for {
+		r := h.rng.Intn(total)
+		for _, a := range actions {
+			if r -= a.weight; r < 0 {
+				h.what = a.name
+				if a.run() {
+					h.counts[a.name]++
+					h.check()
+					return
+				}
+				break
+			}
+		}
+	}
+}
+
+// receive pays one to three scripts, watched or not yet, from the faucet:
+// the wallet first sees the payment in the mempool.
+func (h *harness) receive() bool {
+	n := 1 + h.rng.Intn(3)
+	var outs []*wire.TxOut
+	for i := 0; i < n; i++ {
+		s := h.slots[h.rng.Intn(len(h.slots))]
+		outs = append(outs, wire.NewTxOut(20_000+h.rng.Int63n(5_000_000), s.out.Script))
+	}
+	h.n1.Fund(outs...)
+	return true
+}
+
+func (h *harness) mine() bool {
+	h.n1.Generate(1 + h.rng.Intn(2))
+	return true
+}
+
+// spend builds, signs (with the daemon's signrawtransactionwithkey and the
+// keys the test holds) and broadcasts a spend of one to three wallet coins,
+// to the wallet's own scripts or to outside ones (strangers and scripts
+// not watched yet) with change back. It returns false when the wallet has
+// no coin.
+func (h *harness) spend(toSelf bool) bool {
+	hexTx, ok := h.buildSpend(toSelf)
+	if !ok {
+		return false
+	}
+	if _, err := h.n1.SendRawTransaction(hexTx); err != nil {
+		h.fail("btcd refused the spend: %v", err)
+	}
+	return true
+}
+
+func (h *harness) buildSpend(toSelf bool) (string, bool) {
+	var coins []Unspent
+	for _, u := range h.last.Unspent {
+		// Coins of unconfirmed transactions now and then: chains of
+		// mempool transactions.
+		if u.Confirmations > 0 || h.rng.Intn(3) == 0 {
+			coins = append(coins, u)
+		}
+	}
+	if len(coins) == 0 {
+		return "", false
+	}
+	h.rng.Shuffle(len(coins), func(i, j int) { coins[i], coins[j] = coins[j], coins[i] })
+	coins = coins[:1+h.rng.Intn(min(3, len(coins)))]
+	var in int64
+	tx := wire.NewMsgTx(2)
+	type prev struct {
+		TxID         string      `json:"txid"`
+		Vout         uint32      `json:"vout"`
+		ScriptPubKey string      `json:"scriptPubKey"`
+		RedeemScript string      `json:"redeemScript,omitempty"`
+		Amount       json.Number `json:"amount"`
+	}
+	var prevs []prev
+	wifs := map[string]bool{}
+	for _, c := range coins {
+		id, err := chainhash.NewHashFromStr(c.TxID)
+		if err != nil {
+			h.fail("%v", err)
+		}
+		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(id, c.Vout), nil, nil))
+		s := h.slotOf(c.Address)
+		p := prev{TxID: c.TxID, Vout: c.Vout, ScriptPubKey: s.out.ScriptHex, Amount: btc(c.Amount)}
+		if s.kind == "sh-wpkh" {
+			p.RedeemScript = s.key.WPKH.ScriptHex
+		}
+		prevs = append(prevs, p)
+		wifs[s.key.WIF] = true
+		in += c.Amount
+	}
+	avail := in - 2_000*int64(len(coins)+1)
+	if avail < 30_000 {
+		return "", false
+	}
+	var dests [][]byte
+	if toSelf {
+		for i := 0; i < 1+h.rng.Intn(2); i++ {
+			dests = append(dests, h.importedSlot().out.Script)
+		}
+	} else {
+		var out []byte
+		if h.rng.Intn(3) == 0 {
+			if s := h.pendingSlot(); s != nil {
+				out = s.out.Script
+			}
+		}
+		if out == nil {
+			out = h.strangers[h.rng.Intn(len(h.strangers))].Script
+		}
+		dests = append(dests, out)
+		if h.rng.Intn(2) == 0 {
+			dests = append(dests, h.importedSlot().out.Script) // change
+		}
+	}
+	left := avail
+	for i, d := range dests {
+		v := left
+		if i < len(dests)-1 {
+			v = 10_000 + h.rng.Int63n(left/2-10_000)
+		}
+		left -= v
+		tx.AddTxOut(wire.NewTxOut(v, d))
+	}
+	var keys []string
+	for k := range wifs {
+		keys = append(keys, k)
+	}
+	var sr struct {
+		Hex      string          `json:"hex"`
+		Complete bool            `json:"complete"`
+		Errors   json.RawMessage `json:"errors"`
+	}
+	if err := h.d.CallResult(&sr, "signrawtransactionwithkey", testenv.TxHex(h.t, tx), keys, prevs); err != nil {
+		h.fail("signrawtransactionwithkey: %v", err)
+	}
+	if !sr.Complete {
+		h.fail("signrawtransactionwithkey incomplete: %s", sr.Errors)
+	}
+	return sr.Hex, true
+}
+
+func (h *harness) slotOf(addr string) *slot {
+	for _, s := range h.slots {
+		if s.out.Address == addr {
+			return s
+		}
+	}
+	h.fail("no key for %s", addr)
+	return nil
+}
+
+func (h *harness) importedSlot() *slot {
+	var in []*slot
+	for _, s := range h.slots {
+		if s.imported {
+			in = append(in, s)
+		}
+	}
+	return in[h.rng.Intn(len(in))]
+}
+
+func (h *harness) pendingSlot() *slot {
+	var out []*slot
+	for _, s := range h.slots {
+		if !s.imported {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out[h.rng.Intn(len(out))]
+}
+
+// minedWhileStopped stops the daemon, pays the wallet, spends from it
+// (signed before the stop) and mines, then starts the daemon again.
+func (h *harness) minedWhileStopped() bool {
+	spend, haveSpend := h.buildSpend(h.rng.Intn(2) == 0)
+	if err := h.d.Stop(); err != nil {
+		h.fail("stop: %v", err)
+	}
+	h.receive()
+	if haveSpend {
+		if _, err := h.n1.SendRawTransaction(spend); err != nil {
+			h.fail("btcd refused the spend: %v", err)
+		}
+	}
+	h.n1.Generate(1 + h.rng.Intn(2))
+	h.startDaemon(true)
+	return true
+}
+
+// reorg replaces the last one to three blocks of the wallet's node with a
+// longer branch mined by the second node, after checking the wallet saw the
+// blocks about to be dropped (which carry its mempool transactions, and
+// maybe a new payment). The nodes exchange blocks with submitblock, never
+// over P2P, so that the second one mines an empty branch.
+func (h *harness) reorg() bool {
+	copyBlocks(h, h.n1, h.n2)
+	if h.rng.Intn(2) == 0 {
+		h.receive()
+	}
+	k := 1 + h.rng.Intn(3)
+	h.n1.Generate(k)
+	h.what = fmt.Sprintf("reorg of %d blocks: before", k)
+	h.check()
+	h.n2.Generate(k + 1)
+	copyBlocks(h, h.n2, h.n1)
+	if a, b := h.n1.BestBlockHash(), h.n2.BestBlockHash(); a != b {
+		h.fail("no reorg: tips %s and %s", a, b)
+	}
+	h.what = fmt.Sprintf("reorg of %d blocks", k)
+	return true
+}
+
+// copyBlocks submits to dst the blocks of src's best chain above their
+// last common block.
+func copyBlocks(h *harness, src, dst *testenv.Btcd) {
+	h.t.Helper()
+	top := src.GetBlockCount()
+	fork := min(top, dst.GetBlockCount())
+	for ; fork > 0 && src.BlockHash(fork) != dst.BlockHash(fork); fork-- {
+	}
+	for height := fork + 1; height <= top; height++ {
+		var raw string
+		if err := src.CallResult(&raw, "getblock", src.BlockHash(height), 0); err != nil {
+			h.fail("getblock: %v", err)
+		}
+		var res json.RawMessage
+		if err := dst.CallResult(&res, "submitblock", raw); err != nil || string(res) != "null" {
+			h.fail("submitblock at height %d: %s %v", height, res, err)
+		}
+	}
+}
+
+// restart stops the daemon, cleanly or with SIGKILL, and starts it again.
+func (h *harness) restart() bool {
+	if h.rng.Intn(2) == 0 {
+		h.what = "daemon restart after kill -9"
+		h.d.Kill()
+	} else if err := h.d.Stop(); err != nil {
+		h.fail("stop: %v", err)
+	}
+	h.startDaemon(true)
+	return true
+}
+
+func (h *harness) rescan() bool {
+	var res json.RawMessage
+	if err := h.wallet.CallResult(&res, "rescanblockchain"); err != nil {
+		h.fail("rescanblockchain: %v", err)
+	}
+	return true
+}
+
+// importWithHistory imports a script not watched yet, with timestamp 0, so
+// that its payments and spends so far are found by the import's rescan.
+func (h *harness) importWithHistory() bool {
+	s := h.pendingSlot()
+	if s == nil {
+		return false
+	}
+	h.what = "import with history of " + s.desc
+	h.importSlot(s)
+	return true
+}
+
+// check computes the model from btcd and waits until the wallet agrees.
+func (h *harness) check() {
+	h.t.Helper()
+	c, tip := h.readChain()
+	watched := Scripts{}
+	for _, s := range h.slots {
+		if s.imported {
+			watched[string(s.out.Script)] = s.out.Address
+		}
+	}
+	want := Compute(c, watched, h.names)
+	deadline := time.Now().Add(checkTimeout)
+	for {
+		err := h.compare(want, tip)
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			h.fail("the wallet disagrees with the model: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	h.last = want
+}
+
+// readChain reads btcd's best chain (blocks cached by hash, the hashes of
+// the heights below the highest one still on the chain kept) and mempool.
+func (h *harness) readChain() (*Chain, string) {
+	h.t.Helper()
+	tip := int(h.n1.GetBlockCount())
+	keep := min(tip, len(h.chain)-1)
+	for ; keep >= 0; keep-- {
+		if hs := h.n1.BlockHash(int64(keep)); hs == h.chain[keep].String() {
+			break
+		}
+	}
+	h.chain = h.chain[:keep+1]
+	for height := keep + 1; height <= tip; height++ {
+		hash, err := chainhash.NewHashFromStr(h.n1.BlockHash(int64(height)))
+		if err != nil {
+			h.fail("%v", err)
+		}
+		h.chain = append(h.chain, *hash)
+	}
+	c := &Chain{}
+	for height, hash := range h.chain {
+		blk, ok := h.blocks[hash]
+		if !ok {
+			blk = h.n1.Block(hash.String())
+			h.blocks[hash] = blk
+		}
+		c.Blocks = append(c.Blocks, Block{Height: int32(height), Hash: hash, Txs: blk.Transactions})
+	}
+	tipHash := h.chain[tip].String()
+	var ids []string
+	if err := h.n1.CallResult(&ids, "getrawmempool"); err != nil {
+		h.fail("getrawmempool: %v", err)
+	}
+	for _, s := range ids {
+		id, err := chainhash.NewHashFromStr(s)
+		if err != nil {
+			h.fail("%v", err)
+		}
+		tx, ok := h.txCache[*id]
+		if !ok {
+			var raw string
+			if err := h.n1.CallResult(&raw, "getrawtransaction", s, 0); err != nil {
+				h.fail("getrawtransaction: %v", err)
+			}
+			tx = testenv.DecodeTx(h.t, raw)
+			h.txCache[*id] = tx
+		}
+		c.Mempool = append(c.Mempool, tx)
+	}
+	if int(h.n1.GetBlockCount()) != tip || h.n1.BestBlockHash() != tipHash {
+		h.fail("btcd's chain moved while it was read")
+	}
+	return c, tipHash
+}
+
+// Wallet replies.
+type walletEntry struct {
+	TxID          string       `json:"txid"`
+	Category      string       `json:"category"`
+	Vout          uint32       `json:"vout"`
+	Address       string       `json:"address"`
+	Amount        json.Number  `json:"amount"`
+	Fee           *json.Number `json:"fee"`
+	Confirmations int64        `json:"confirmations"`
+	BlockHash     string       `json:"blockhash"`
+	Trusted       *bool        `json:"trusted"`
+}
+
+func (e walletEntry) entry(h *harness) Entry {
+	out := Entry{TxID: e.TxID, Category: e.Category, Vout: e.Vout, Address: e.Address,
+		Amount: h.sats(e.Amount), Confirmations: e.Confirmations, BlockHash: e.BlockHash, Trusted: e.Trusted}
+	if e.Fee != nil {
+		f := h.sats(*e.Fee)
+		out.Fee = &f
+	}
+	return out
+}
+
+type walletTx struct {
+	Amount        json.Number   `json:"amount"`
+	Fee           *json.Number  `json:"fee"`
+	Confirmations int64         `json:"confirmations"`
+	BlockHash     string        `json:"blockhash"`
+	Trusted       *bool         `json:"trusted"`
+	Details       []walletEntry `json:"details"`
+}
+
+// compare reads the wallet and returns how it differs from want.
+func (h *harness) compare(want *View, tip string) error {
+	var wi struct {
+		TxCount int `json:"txcount"`
+		Last    struct {
+			Hash string `json:"hash"`
+		} `json:"lastprocessedblock"`
+		Scanning json.RawMessage `json:"scanning"`
+	}
+	if err := h.wallet.CallResult(&wi, "getwalletinfo"); err != nil {
+		return err
+	}
+	if wi.Last.Hash != tip {
+		return fmt.Errorf("last processed block %s, btcd's tip %s", wi.Last.Hash, tip)
+	}
+	if string(wi.Scanning) != "false" {
+		return fmt.Errorf("scanning %s", wi.Scanning)
+	}
+	if wi.TxCount != len(want.Txs) {
+		return fmt.Errorf("txcount %d, model %d", wi.TxCount, len(want.Txs))
+	}
+
+	var bal struct {
+		Mine struct {
+			Trusted          json.Number `json:"trusted"`
+			UntrustedPending json.Number `json:"untrusted_pending"`
+			Immature         json.Number `json:"immature"`
+		} `json:"mine"`
+	}
+	if err := h.wallet.CallResult(&bal, "getbalances"); err != nil {
+		return err
+	}
+	got := Balances{h.sats(bal.Mine.Trusted), h.sats(bal.Mine.UntrustedPending), h.sats(bal.Mine.Immature)}
+	if got != want.Balances {
+		return fmt.Errorf("getbalances %+v, model %+v", got, want.Balances)
+	}
+
+	var us []struct {
+		TxID          string      `json:"txid"`
+		Vout          uint32      `json:"vout"`
+		Address       string      `json:"address"`
+		Amount        json.Number `json:"amount"`
+		Confirmations int64       `json:"confirmations"`
+		Safe          bool        `json:"safe"`
+	}
+	if err := h.wallet.CallResult(&us, "listunspent", 0); err != nil {
+		return err
+	}
+	gotU := []Unspent{}
+	for _, u := range us {
+		gotU = append(gotU, Unspent{u.TxID, u.Vout, u.Address, h.sats(u.Amount), u.Confirmations, u.Safe})
+	}
+	SortUnspent(gotU)
+	if a, b := fmt.Sprint(gotU), fmt.Sprint(want.Unspent); a != b {
+		return fmt.Errorf("listunspent 0:\n  got  %s\n  want %s", a, b)
+	}
+
+	var lt []walletEntry
+	if err := h.wallet.CallResult(&lt, "listtransactions", "*", 1_000_000); err != nil {
+		return err
+	}
+	gotE := []Entry{}
+	for _, e := range lt {
+		gotE = append(gotE, e.entry(h))
+	}
+	SortEntries(gotE)
+	if a, b := JoinEntries(gotE), JoinEntries(want.Entries); a != b {
+		return fmt.Errorf("listtransactions:\n  got%s\n  want%s", a, b)
+	}
+
+	// gettransaction of every wallet transaction, and of a transaction
+	// that is not the wallet's (the first block's coinbase), in one batch.
+	var ids []string
+	for id := range want.Txs {
+		ids = append(ids, id)
+	}
+	replies, err := h.batch("gettransaction", append(ids, h.outside))
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		r := replies[i]
+		if r.Error != nil {
+			return fmt.Errorf("gettransaction %s: %d %s", id, r.Error.Code, r.Error.Message)
+		}
+		var gt walletTx
+		if err := json.Unmarshal(r.Result, &gt); err != nil {
+			return err
+		}
+		tv := TxView{Amount: h.sats(gt.Amount), Confirmations: gt.Confirmations, BlockHash: gt.BlockHash,
+			Trusted: gt.Trusted}
+		if gt.Fee != nil {
+			f := h.sats(*gt.Fee)
+			tv.Fee = &f
+		}
+		for _, d := range gt.Details {
+			e := d.entry(h)
+			e.TxID, e.Confirmations, e.BlockHash, e.Trusted = id, tv.Confirmations, tv.BlockHash, tv.Trusted
+			tv.Details = append(tv.Details, e)
+		}
+		SortEntries(tv.Details)
+		if a, b := tv.String(), want.Txs[id].String(); a != b {
+			return fmt.Errorf("gettransaction %s:\n  got  %s\n  want %s", id, a, b)
+		}
+	}
+	if r := replies[len(ids)]; r.Error == nil || r.Error.Code != -5 ||
+		r.Error.Message != "Invalid or non-wallet transaction id" {
+		return fmt.Errorf("gettransaction of a transaction not the wallet's: %s %+v", r.Result, r.Error)
+	}
+	return nil
+}
+
+type batchReply struct {
+	Result json.RawMessage   `json:"result"`
+	Error  *testenv.RPCError `json:"error"`
+	ID     int               `json:"id"`
+}
+
+// batch calls method once per argument in one JSON-RPC batch and returns
+// the replies in argument order.
+func (h *harness) batch(method string, args []string) ([]batchReply, error) {
+	type req struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int    `json:"id"`
+		Method  string `json:"method"`
+		Params  []any  `json:"params"`
+	}
+	reqs := make([]req, len(args))
+	for i, a := range args {
+		reqs[i] = req{"1.0", i, method, []any{a}}
+	}
+	body, err := json.Marshal(reqs)
+	if err != nil {
+		return nil, err
+	}
+	hr, err := http.NewRequest(http.MethodPost, h.wallet.URL, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	hr.SetBasicAuth(h.wallet.User, h.wallet.Pass)
+	hr.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	var replies []batchReply
+	if err := json.Unmarshal(data, &replies); err != nil {
+		return nil, fmt.Errorf("batch reply %q: %v", data, err)
+	}
+	out := make([]batchReply, len(args))
+	seen := 0
+	for _, r := range replies {
+		if r.ID < 0 || r.ID >= len(args) {
+			return nil, errors.New("batch reply with an unknown id")
+		}
+		out[r.ID] = r
+		seen++
+	}
+	if seen != len(args) {
+		return nil, fmt.Errorf("%d batch replies for %d calls", seen, len(args))
+	}
+	return out, nil
+}
+
+// sats reads an amount printed with eight decimals.
+func (h *harness) sats(n json.Number) int64 {
+	s := n.String()
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	whole, frac, _ := strings.Cut(s, ".")
+	if len(frac) != 8 {
+		h.fail("amount %q without eight decimals", n)
+	}
+	w, err1 := strconv.ParseInt(whole, 10, 64)
+	f, err2 := strconv.ParseInt(frac, 10, 64)
+	if err1 != nil || err2 != nil {
+		h.fail("amount %q", n)
+	}
+	v := w*100_000_000 + f
+	if neg {
+		v = -v
+	}
+	return v
+}
+
+// btc prints satoshis as a JSON amount.
+func btc(sats int64) json.Number {
+	return json.Number(fmt.Sprintf("%d.%08d", sats/100_000_000, sats%100_000_000))
+}
