@@ -422,8 +422,7 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 			body: append(out, workQueueFull...)}
 	}
 	t.user = user
-	out, status := s.process(s.ctx, body, t, out)
-	<-s.slots
+	out, status := s.processInSlot(s.ctx, body, t, out)
 
 	if status == http.StatusForbidden {
 		return emptyReply(http.StatusForbidden)
@@ -433,6 +432,17 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 	}
 	return reply{status: status, ctype: ctypeJSON, length: true, body: append(out, '\n')}
 }
+
+// processInSlot runs process in the worker slot taken by acquire and
+// releases the slot however process ends, panics included (a leaked slot
+// would be lost for good).
+func (s *Server) processInSlot(ctx context.Context, body []byte, t target, out []byte) ([]byte, int) {
+	defer s.release()
+	return s.process(ctx, body, t, out)
+}
+
+// release gives back a worker slot taken by acquire.
+func (s *Server) release() { <-s.slots }
 
 // acquire takes a worker slot, waiting in the bounded queue when all are
 // busy. It reports false when the queue is full or the client went away.
