@@ -2,8 +2,8 @@ package descriptor
 
 import (
 	"runtime"
-	"sync"
 
+	"github.com/descwallet/descwallet/internal/safego"
 	"github.com/descwallet/descwallet/internal/script"
 )
 
@@ -92,8 +92,7 @@ func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, e
 		workers = 1
 	}
 	chunk := (n - 1 + workers - 1) / workers
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
+	var g safego.Group
 	for w := 0; w < workers; w++ {
 		lo := 1 + w*chunk
 		hi := lo + chunk
@@ -103,24 +102,19 @@ func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, e
 		if lo >= hi {
 			break
 		}
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
+		g.Go("descriptor expansion", func() error {
 			for i := lo; i < hi; i++ {
 				o, err := d.Expand(begin+uint32(i), cache)
 				if err != nil {
-					errs[w] = err
-					return
+					return err
 				}
 				res[i] = o
 			}
-		}(w, lo, hi)
+			return nil
+		})
 	}
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return res, nil
 }

@@ -33,6 +33,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 func main() {
@@ -226,7 +228,7 @@ func serveBare() {
 		w.Write(buf.Bytes())
 	})
 	srv := &http.Server{Handler: h}
-	go srv.Serve(l)
+	safego.Go("baseline server", func() error { return srv.Serve(l) })
 	fmt.Println(l.Addr().String())
 	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
@@ -254,24 +256,25 @@ func measure(addr, path, auth, body string, conns int, warm, dur time.Duration) 
 			return 0, err
 		}
 		wg.Add(1)
-		go func(c net.Conn) {
+		safego.Go("load connection", func() error {
 			defer wg.Done()
 			defer c.Close()
 			rd := bufio.NewReaderSize(c, 16<<10)
 			for !stop.Load() {
 				if _, err := c.Write(req); err != nil {
 					errOnce.Do(func() { firstErr = err })
-					return
+					return nil
 				}
 				if err := readReply(rd); err != nil {
 					errOnce.Do(func() { firstErr = err })
-					return
+					return nil
 				}
 				if counting.Load() {
 					count.Add(1)
 				}
 			}
-		}(c)
+			return nil
+		})
 	}
 	time.Sleep(warm)
 	counting.Store(true)

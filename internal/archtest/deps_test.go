@@ -41,6 +41,10 @@ var forbidden = map[string][]string{
 	"internal/acctest": {"internal/wallet", "internal/walletscan", "internal/walletdb", "internal/scan",
 		"internal/chain", "internal/store", "internal/rpc", "internal/node"},
 
+	// Starting goroutines with panic recovery: every layer uses it, so it
+	// depends on nothing of the module.
+	"internal/safego": {moduleAll},
+
 	// Benchmark support that the signer's and the methods' benchmarks share.
 	"internal/benchcpu": {moduleAll},
 }

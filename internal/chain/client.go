@@ -12,6 +12,8 @@ import (
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // Requests per batch for each kind of call. Blocks are few per batch so that
@@ -78,22 +80,23 @@ func (c *Client) run(ctx context.Context, calls []*call, per int) error {
 	if len(calls) <= per {
 		return c.c.do(ctx, calls)
 	}
-	var wg sync.WaitGroup
+	var g safego.Group
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var once sync.Once
 	var first error
 	for lo := 0; lo < len(calls); lo += per {
-		hi := min(lo+per, len(calls))
-		wg.Add(1)
-		go func(part []*call) {
-			defer wg.Done()
+		part := calls[lo:min(lo+per, len(calls))]
+		g.Go("chain client batch", func() error {
 			if err := c.c.do(ctx, part); err != nil {
 				once.Do(func() { first = err; cancel() })
 			}
-		}(calls[lo:hi])
+			return nil
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	return first
 }
 

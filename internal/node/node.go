@@ -18,6 +18,7 @@ import (
 
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/rpc/methods"
+	"github.com/descwallet/descwallet/internal/safego"
 	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/internal/walletdb"
 	"github.com/descwallet/descwallet/internal/walletscan"
@@ -93,6 +94,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		return fmt.Errorf("cannot open log file: %v", err)
 	}
 	n.log = n.logs.Logger(SubNode)
+	safego.SetLogger(n.log)
 	n.log.Info("descwalletd starting", "network", cfg.Network.Name, "datadir", cfg.DataDir)
 	if cfg.ConfFile != "" {
 		n.log.Info("configuration file read", "path", cfg.ConfFile)
@@ -227,12 +229,14 @@ func (n *Node) Start(ctx context.Context) (err error) {
 
 	for _, l := range n.lns {
 		n.wg.Add(1)
-		go func(l net.Listener) {
+		safego.Go("RPC listener", func() error {
 			defer n.wg.Done()
-			if err := n.srv.Serve(l); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			err := safego.Run("RPC listener", func() error { return n.srv.Serve(l) })
+			if err != nil && !errors.Is(err, http.ErrServerClosed) {
 				n.serveErr <- err
 			}
-		}(l)
+			return nil
+		})
 	}
 	if n.chain != nil {
 		n.chain.Start()

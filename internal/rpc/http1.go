@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // This file is the server's HTTP/1.1 front end: a small, strict server for
@@ -118,7 +120,7 @@ func (s *Server) serveHTTP1(l net.Listener) error {
 		if c == nil {
 			return http.ErrServerClosed
 		}
-		go c.serve()
+		safego.Go("RPC connection", func() error { c.serve(); return nil })
 	}
 }
 
@@ -152,7 +154,7 @@ func (s *Server) shutdownHTTP1(ctx context.Context) error {
 	s.mu.Unlock()
 
 	done := make(chan struct{})
-	go func() { s.connWG.Wait(); close(done) }()
+	safego.Go("RPC shutdown", func() error { s.connWG.Wait(); close(done); return nil })
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
 	for {

@@ -11,6 +11,7 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/descwallet/descwallet/internal/chain"
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // WatchList is what a wallet watches for.
@@ -433,7 +434,7 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 	// Windows are fetched ahead, several at once, and delivered in
 	// order: each queued channel yields one window.
 	queue := make(chan chan *window, s.cfg.Ahead)
-	go func() {
+	produced := safego.Go("rescan window producer", func() error {
 		defer close(queue)
 		for lo := int64(start); lo <= int64(stop); lo += int64(size) {
 			hi := min(lo+int64(size)-1, int64(stop))
@@ -441,17 +442,27 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 			select {
 			case queue <- ch:
 			case <-ctx.Done():
-				return
+				return nil
 			}
-			go func(lo, hi int32) {
-				scriptsMu.Lock()
-				scripts, gen := curScripts, curGen
-				scriptsMu.Unlock()
-				ch <- s.fetchWindow(ctx, lo, hi, useFilters,
-					scripts, gen)
-			}(int32(lo), int32(hi))
+			safego.Go("rescan window fetch", func() error {
+				var win *window
+				err := safego.Run("rescan window fetch", func() error {
+					scriptsMu.Lock()
+					scripts, gen := curScripts, curGen
+					scriptsMu.Unlock()
+					win = s.fetchWindow(ctx, int32(lo), int32(hi), useFilters,
+						scripts, gen)
+					return nil
+				})
+				if err != nil {
+					win = &window{err: err}
+				}
+				ch <- win
+				return nil
+			})
 		}
-	}()
+		return nil
+	})
 
 	var recent []chain.BlockID
 	for ch := range queue {
@@ -512,6 +523,10 @@ func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool)
 				}
 			}
 		}
+	}
+	if err := <-produced; err != nil {
+		// The producer failed: the windows after its last one are missing.
+		return res, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return res, nil, err

@@ -66,7 +66,9 @@ func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
 		}
 	}
 	keys := make([]*Key, len(wifs))
-	parallelFor(len(wifs), func(i int) { keys[i] = NewKey(privs[i], comp[i]) })
+	if err := parallelFor(len(wifs), func(i int) { keys[i] = NewKey(privs[i], comp[i]) }); err != nil {
+		return nil, err
+	}
 	return keys, nil
 }
 

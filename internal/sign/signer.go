@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
+	"github.com/descwallet/descwallet/internal/safego"
 	"github.com/descwallet/descwallet/internal/script"
 )
 
@@ -77,10 +77,12 @@ func (ctx *txContext) run() ([]InputError, error) {
 	n := len(tx.TxIn)
 	results := make([]inputResult, n)
 
-	parallelWorkers(n, func() func(int) {
+	if err := parallelWorkers(n, func() func(int) {
 		view := ctx.newView()
 		return func(i int) { results[i] = ctx.signInput(i, view) }
-	})
+	}); err != nil {
+		return nil, err
+	}
 
 	// Core raises a missing amount as an exception while turning the
 	// errors into JSON, in input order: any such input fails the call.
@@ -104,41 +106,45 @@ func (ctx *txContext) run() ([]InputError, error) {
 }
 
 // parallelFor runs f(0) .. f(n-1), on GOMAXPROCS goroutines when n is
-// above parallelThreshold.
-func parallelFor(n int, f func(int)) {
-	parallelWorkers(n, func() func(int) { return f })
+// above parallelThreshold. A panic in f is returned as a
+// *safego.PanicError.
+func parallelFor(n int, f func(int)) error {
+	return parallelWorkers(n, func() func(int) { return f })
 }
 
 // parallelWorkers runs the jobs 0 .. n-1: in order on the calling goroutine
 // when n is at most parallelThreshold, otherwise on a bounded pool of
 // GOMAXPROCS goroutines taking the next index in turn. Each worker gets its
-// own job function from newWorker (for per-worker scratch state).
-func parallelWorkers(n int, newWorker func() func(int)) {
+// own job function from newWorker (for per-worker scratch state). A panic
+// in a job is returned as a *safego.PanicError; the other workers stop
+// taking jobs.
+func parallelWorkers(n int, newWorker func() func(int)) error {
 	if n <= parallelThreshold || runtime.GOMAXPROCS(0) == 1 {
-		f := newWorker()
-		for i := range n {
-			f(i)
-		}
-		return
+		return safego.Run("signer", func() error {
+			f := newWorker()
+			for i := range n {
+				f(i)
+			}
+			return nil
+		})
 	}
 	workers := min(runtime.GOMAXPROCS(0), n)
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	var g safego.Group
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go("signer", func() error {
 			f := newWorker()
-			for {
+			for !g.Failed() {
 				i := int(next.Add(1) - 1)
 				if i >= n {
-					return
+					return nil
 				}
 				f(i)
 			}
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	return g.Wait()
 }
 
 // missingAmountError is Core's message, which prints the output as

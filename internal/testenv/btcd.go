@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // Timeouts of the btcd harness.
@@ -175,11 +177,12 @@ func (b *Btcd) start() error {
 		return err
 	}
 	p := &btcdProc{cmd: cmd, exited: make(chan struct{}), out: out}
-	go func() {
+	safego.Go("btcd wait", func() error {
+		defer close(p.exited)
 		p.err = cmd.Wait()
 		out.Close()
-		close(p.exited)
-	}()
+		return nil
+	})
 	b.mu.Lock()
 	b.proc = p
 	b.mu.Unlock()

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // Timeouts of the daemon harness.
@@ -194,10 +196,11 @@ func (d *Daemon) start(bin string, args []string) error {
 		return err
 	}
 	d.done = make(chan struct{})
-	go func() {
+	safego.Go("descwalletd wait", func() error {
+		defer close(d.done)
 		d.err = d.cmd.Wait()
-		close(d.done)
-	}()
+		return nil
+	})
 	return nil
 }
 

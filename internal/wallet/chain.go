@@ -14,6 +14,7 @@ import (
 
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // ChainStore is the optional part of a Store that keeps the wallet's
@@ -318,39 +319,34 @@ func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 	}
 	per := (n + parts - 1) / parts
 	res := make([][][]byte, parts)
-	errs := make([]error, parts)
-	var wg sync.WaitGroup
+	var g safego.Group
 	for p := int64(0); p < parts; p++ {
 		lo := start + p*per
 		hi := min(lo+per, end)
 		if lo >= hi {
 			continue
 		}
-		wg.Add(1)
-		go func(p, lo, hi int64) {
-			defer wg.Done()
+		g.Go("script derivation", func() error {
 			for i := lo; i < hi; i++ {
 				if i%512 == 0 && ctx.Err() != nil {
-					errs[p] = ctx.Err()
-					return
+					return ctx.Err()
 				}
 				outs, err := d.Expand(uint32(i), cache)
 				if err != nil {
-					errs[p] = err
-					return
+					return err
 				}
 				for _, o := range outs {
 					res[p] = append(res[p], o.ScriptPubKey)
 				}
 			}
-		}(p, lo, hi)
+			return nil
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	var out [][]byte
 	for p := range res {
-		if errs[p] != nil {
-			return nil, errs[p]
-		}
 		out = append(out, res[p]...)
 	}
 	return out, nil

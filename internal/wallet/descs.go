@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // OutputType is Core's name of an address type: "legacy", "p2sh-segwit",
@@ -211,7 +212,7 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 		workers = len(blocks)
 	}
 	var (
-		wg       sync.WaitGroup
+		g        safego.Group
 		mu       sync.Mutex
 		firstErr error
 		next     int
@@ -219,26 +220,24 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 	take := func() int {
 		mu.Lock()
 		defer mu.Unlock()
-		if firstErr != nil || next >= len(blocks) {
+		if firstErr != nil || next >= len(blocks) || g.Failed() {
 			return -1
 		}
 		next++
 		return next - 1
 	}
 	for wk := 0; wk < workers; wk++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		g.Go("descriptor import expansion", func() error {
 			for {
 				b := take()
 				if b < 0 {
-					return
+					return nil
 				}
 				if err := ctx.Err(); err != nil {
 					mu.Lock()
 					firstErr = err
 					mu.Unlock()
-					return
+					return nil
 				}
 				blk := &blocks[b]
 				blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
@@ -258,12 +257,14 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 						firstErr = err
 					}
 					mu.Unlock()
-					return
+					return nil
 				}
 			}
-		}()
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil && firstErr == nil {
+		firstErr = err
+	}
 	if firstErr != nil {
 		return nil, firstErr
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/chain"
+	"github.com/descwallet/descwallet/internal/safego"
 	"github.com/descwallet/descwallet/internal/scan"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -103,22 +104,26 @@ func (s *Service) Start() {
 	s.started = true
 	s.mu.Unlock()
 	s.wg.Add(1)
-	go func() {
+	safego.Go("wallet scan service", func() error {
 		defer s.wg.Done()
 		t := time.NewTicker(s.cfg.Poll)
 		defer t.Stop()
 		first := true
 		for {
-			s.reconcile(first)
+			// A panic in one round is logged and the next round runs.
+			safego.Run("wallet scan service round", func() error {
+				s.reconcile(first)
+				s.updateMTP()
+				return nil
+			})
 			first = false
-			s.updateMTP()
 			select {
 			case <-s.ctx.Done():
-				return
+				return nil
 			case <-t.C:
 			}
 		}
-	}()
+	})
 }
 
 // Stop ends every follower and rescan and waits for them.
@@ -245,22 +250,42 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	ws.ctx, ws.stop = ctx, cancel
 	s.scans[w] = ws
 	s.wg.Add(1)
-	go func() {
+	safego.Go("chain follower", func() error {
 		defer s.wg.Done()
-		ws.sc.Follow(ctx, s.cfg.Poll)
-	}()
+		// A follower that panicked is restarted, less and less often.
+		for backoff := time.Second; ; backoff = min(2*backoff, time.Minute) {
+			err := safego.Run("chain follower", func() error {
+				ws.sc.Follow(ctx, s.cfg.Poll)
+				return nil
+			})
+			if err == nil || ctx.Err() != nil {
+				return err
+			}
+			log.Error("chain follower failed; restarting", "err", err, "delay", backoff)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(backoff):
+			}
+		}
+	})
 	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
 		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop, "from_time", p.From)
 		ws.resumed = make(chan struct{})
 		s.wg.Add(1)
-		go func() {
+		safego.Go("resumed rescan", func() error {
 			defer s.wg.Done()
 			defer close(ws.resumed)
 			// An empty request: run scans what is pending.
-			if _, err := s.run(ctx, ws, math.MaxInt32, -1); err != nil && ctx.Err() == nil {
+			err := safego.Run("resumed rescan", func() error {
+				_, err := s.run(ctx, ws, math.MaxInt32, -1)
+				return err
+			})
+			if err != nil && ctx.Err() == nil {
 				log.Warn("resumed rescan failed", "err", err)
 			}
-		}()
+			return nil
+		})
 	}
 	return ws, nil
 }
@@ -282,17 +307,21 @@ func (s *Service) catchUp(w *wallet.Wallet) {
 		return
 	}
 	s.wg.Add(1)
-	go func() {
+	safego.Go("catch-up rescan", func() error {
 		defer s.wg.Done()
-		start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, *bt-TimestampWindow)
-		if err == nil {
-			s.cfg.Log.Info("catching up a wallet used offline", "wallet", w.Name(), "start", start)
-			_, err = s.run(ws.ctx, ws, start, -1)
-		}
+		err := safego.Run("catch-up rescan", func() error {
+			start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, *bt-TimestampWindow)
+			if err == nil {
+				s.cfg.Log.Info("catching up a wallet used offline", "wallet", w.Name(), "start", start)
+				_, err = s.run(ws.ctx, ws, start, -1)
+			}
+			return err
+		})
 		if err != nil && ws.ctx.Err() == nil {
 			s.cfg.Log.Warn("catch-up rescan failed", "wallet", w.Name(), "err", err)
 		}
-	}()
+		return nil
+	})
 }
 
 // Track starts following w at once, without waiting for the next look at
@@ -317,12 +346,11 @@ func (s *Service) Track(w *wallet.Wallet, created bool) {
 // early but does not stop it. abortrescan stops the birth-time scan; Load
 // then fails with an error of kind scan.ErrAborted.
 func (s *Service) Load(ctx context.Context, w *wallet.Wallet) error {
-	done := make(chan error, 1)
 	s.wg.Add(1)
-	go func() {
+	done := safego.Go("wallet load catch-up", func() error {
 		defer s.wg.Done()
-		done <- s.attachCaughtUp(w)
-	}()
+		return s.attachCaughtUp(w)
+	})
 	select {
 	case err := <-done:
 		return err
