@@ -533,6 +533,17 @@ func (n *Node) StackSize() (uint32, bool) {
 	return uint32(n.ss.sat.netdiff + n.isBKW()), true
 }
 
+// WitnessSize is the largest size in bytes of a non-malleable
+// satisfaction's stack elements, each counted with its length prefix and
+// ECDSA signatures counted at 72 bytes, without the witness script (Core's
+// GetWitnessSize); false when there is no satisfaction.
+func (n *Node) WitnessSize() (uint32, bool) {
+	if !n.ws.sat.valid {
+		return 0, false
+	}
+	return n.ws.sat.v, true
+}
+
 func (n *Node) execStackSize() (uint32, bool) {
 	if !n.ss.sat.valid {
 		return 0, false
