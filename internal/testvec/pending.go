@@ -116,11 +116,6 @@ var pending = map[Feature][]string{
 		"analyze-pkh-signed",
 		"vec-signer-5-analyze",
 	},
-	"rpc-combinerawtransaction": {
-		"combineraw-one",
-		"combineraw-not-array",
-		"combineraw-unsigned-and-signed",
-	},
 	"rpc-createpsbt": {
 		"create-sh-wsh-multi",
 		"createpsbt-replaceable-false-rbf-seq",

@@ -55,6 +55,7 @@ func All(d *Deps) []*rpc.Method {
 		newGetRawTransaction(d), newSendRawTransaction(d), newTestMempoolAccept(d),
 		newEstimateSmartFee(d), newGetIndexInfo(d),
 		// Raw transactions.
+		newCombineRawTransaction(d),
 		newCreateRawTransaction(d),
 		newDecodeRawTransaction(d),
 		newDecodeScript(d),
