@@ -80,6 +80,10 @@ type cryptState struct {
 // inside the encryption transaction.
 var encryptHook func(done, total int)
 
+// encryptCommitHook, when set (tests only), runs once the encryption
+// transaction has committed, before the rewrite.
+var encryptCommitHook func()
+
 func wipe(b []byte) {
 	for i := range b {
 		b[i] = 0
@@ -587,6 +591,9 @@ func (w *Wallet) Encrypt(ctx context.Context, passphrase string) error {
 	if err != nil {
 		wipe(master)
 		return failed(err)
+	}
+	if encryptCommitHook != nil {
+		encryptCommitHook()
 	}
 	w.mu.Lock()
 	w.crypt.rec = &rec

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -396,6 +397,17 @@ func TestEncryptKill9(t *testing.T) {
 		descs = append(descs, "pkh("+keys.Keys.WIF[fmt.Sprintf("k%02d", i)].WIF+")")
 	}
 	descs = append(descs, "wpkh("+keys.Keys.BIP32["t01"].TPrv+"/84h/1h/0h/0/*)")
+	// Every plain form of the keys: WIF and tprv strings, raw bytes.
+	needles := map[string][]byte{"tprv": []byte(keys.Keys.BIP32["t01"].TPrv)}
+	for i := 1; i <= 20; i++ {
+		k := keys.Keys.WIF[fmt.Sprintf("k%02d", i)]
+		raw, err := hex.DecodeString(k.PrivHex)
+		if err != nil || len(raw) != 32 {
+			t.Fatalf("k%02d: priv_hex %q", i, k.PrivHex)
+		}
+		needles[fmt.Sprintf("wif k%02d", i)] = []byte(k.WIF)
+		needles[fmt.Sprintf("raw k%02d", i)] = raw
+	}
 	points := []struct {
 		name string
 		hit  func(line string) bool
@@ -403,6 +415,7 @@ func TestEncryptKill9(t *testing.T) {
 		{"first-record", func(l string) bool { d, _, ok := sealed(l); return ok && d == 1 }},
 		{"mid-transaction", func(l string) bool { d, n, ok := sealed(l); return ok && d == n/2 }},
 		{"last-record", func(l string) bool { d, n, ok := sealed(l); return ok && d == n }},
+		{"committed", func(l string) bool { return l == "committed" }},
 		{"done", func(l string) bool { return l == "done" }},
 	}
 	for _, pt := range points {
@@ -419,6 +432,12 @@ func TestEncryptKill9(t *testing.T) {
 			want := privateList(t, w)
 			if err := m.Close(); err != nil {
 				t.Fatal(err)
+			}
+			plainIn := plainFiles(t, dir, needles)
+			for name := range needles {
+				if len(plainIn[name]) == 0 {
+					t.Fatalf("the plain wallet holds no %s: the search cannot be trusted", name)
+				}
 			}
 
 			cmd := exec.Command(os.Args[0], "-test.run=^TestEncryptKill9$", "-test.count=1")
@@ -449,15 +468,30 @@ func TestEncryptKill9(t *testing.T) {
 
 			m = newManager(dir)
 			defer m.Close()
+			if killAt == "committed" {
+				// The node's start-up recovery finishes the rewrite
+				// even of a wallet it does not load.
+				if f := m.Recover(ctx); len(f) != 0 {
+					t.Fatalf("Recover: %v", f)
+				}
+				if found := plainFiles(t, dir, needles); len(found) > 0 {
+					t.Fatalf("plain keys in the wallet's files after Recover: %v", found)
+				}
+			}
 			w, _, err = m.Load(ctx, "w", nil)
 			if err != nil {
 				t.Fatalf("wallet does not open after kill at %q: %v", killAt, err)
 			}
-			committed := killAt == "done"
+			committed := killAt == "done" || killAt == "committed"
 			if w.IsEncrypted() != committed {
 				t.Fatalf("killed at %q: encrypted %v, want %v", killAt, w.IsEncrypted(), committed)
 			}
 			if committed {
+				// Once the wallet has opened again, no file holds a
+				// key in plain form, whatever point the kill hit.
+				if found := plainFiles(t, dir, needles); len(found) > 0 {
+					t.Fatalf("killed at %q: plain keys in the wallet's files after the reopen: %v", killAt, found)
+				}
 				wantKind(t, w.Unlock(ctx, "wrong", 60), wallet.ErrPassphraseIncorrect, msgIncorrect)
 				if err := w.Unlock(ctx, "pw", 60); err != nil {
 					t.Fatal(err)
@@ -470,6 +504,32 @@ func TestEncryptKill9(t *testing.T) {
 			}
 		})
 	}
+}
+
+// plainFiles returns, for each needle found, the files under root that
+// hold it.
+func plainFiles(t *testing.T, root string, needles map[string][]byte) map[string][]string {
+	t.Helper()
+	found := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for name, n := range needles {
+			if bytes.Contains(data, n) {
+				found[name] = append(found[name], filepath.Base(path))
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return found
 }
 
 // sealed parses the child's "sealing d/n" line.
@@ -490,6 +550,11 @@ func encryptChild(dir string) {
 	wallet.SetEncryptHook(func(done, total int) {
 		fmt.Printf("sealing %d/%d\n", done, total)
 		time.Sleep(20 * time.Millisecond)
+	})
+	wallet.SetEncryptCommitHook(func() {
+		fmt.Println("committed")
+		// Long enough for the parent to kill on that line.
+		time.Sleep(500 * time.Millisecond)
 	})
 	if err := w.Encrypt(context.Background(), "pw"); err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
