@@ -24,7 +24,13 @@
 // The Manager keeps the loaded wallets, creates, loads and unloads them in
 // the data directory's wallets folder (<network folder>/wallets/<name>/
 // wallet.sqlite) and maintains the startup list in settings.json as Core
-// does.
+// does. A new wallet is written whole under a temporary name and published
+// by a rename (Store.Publish), a restore copies its backup the same way,
+// and Recover clears what a crash left of either at start-up. A wallet
+// folder is open at most once: the manager compares real paths and the
+// store holds a lock, with Core's lock error. The file records its network
+// (meta "network"), checked before anything of the file is parsed; errors
+// never quote a stored private descriptor.
 //
 // An encrypted wallet seals every private key record under a random master
 // key (AES-256-GCM); the master key is wrapped under a key derived from the
@@ -35,8 +41,10 @@
 // steps, signing) first checks EnsureUnlocked. Unlock decrypts the keys for
 // a number of seconds; Lock, the relock timer and shutdown drop them and
 // wipe the buffers the wallet owns. Encrypt seals every record in one
-// transaction, then rewrites the database so that no plain copy stays in
-// its free pages or log.
+// transaction that also marks a rewrite as pending, then rewrites the
+// database so that no plain copy stays in its free pages or log; if the
+// process dies first, the store finishes the rewrite when the file is next
+// opened.
 //
 // The wallet also keeps what it learned from the chain (chain.go, txs.go):
 // the transactions that pay or spend it, each with its block, the last
