@@ -141,17 +141,18 @@ func decodeExtKey(s string, net *chaincfg.Params) (*extKey, bool) {
 }
 
 // privToPub returns the compressed public key of a private key, and false when
-// the key is 0 or not below the group order.
+// the key is 0 or not below the group order. The point is brought to
+// affine form with the library's constant-time inversion: the variable-time
+// secp.ToAffine is for public points only.
 func privToPub(priv *[32]byte) ([]byte, bool) {
 	var s btcec.ModNScalar
+	defer s.Zero()
 	if overflow := s.SetBytes(priv); overflow != 0 || s.IsZero() {
 		return nil, false
 	}
 	var p btcec.JacobianPoint
 	btcec.ScalarBaseMultNonConst(&s, &p)
-	if !secp.ToAffine(&p) {
-		p.ToAffine()
-	}
+	p.ToAffine()
 	return btcec.NewPublicKey(&p.X, &p.Y).SerializeCompressed(), true
 }
 
@@ -163,7 +164,8 @@ type wifKey struct {
 
 // pubKey returns the serialized public key, compressed or not as the WIF says.
 func (w *wifKey) pubKey() []byte {
-	_, pub := btcec.PrivKeyFromBytes(w.priv[:])
+	priv, pub := btcec.PrivKeyFromBytes(w.priv[:])
+	priv.Zero()
 	if w.compressed {
 		return pub.SerializeCompressed()
 	}
@@ -218,12 +220,35 @@ func (k *extKey) deriveChild(i uint32) (*extKey, error) {
 	if hardened && k.priv == nil {
 		return nil, errHardened
 	}
-	var data [37]byte
-	if hardened {
-		copy(data[1:33], k.priv[:])
-	} else {
-		copy(data[:33], k.pub[:])
+	if k.priv != nil {
+		return k.privChild(i)
 	}
+	return k.pubChild(i)
+}
+
+// privChild derives child i of the private extended key k, with its public
+// key, in constant time (the library's arithmetic and its constant-time
+// inversion); the buffers that held the parent's or the child's secret are
+// cleared.
+func (k *extKey) privChild(i uint32) (*extKey, error) {
+	priv, ilr, err := childPrivKey(k, i)
+	defer clear(ilr[:])
+	if err != nil {
+		return nil, err
+	}
+	child := &extKey{depth: k.depth + 1, parentFP: k.fingerprint(), child: i}
+	copy(child.chain[:], ilr[32:])
+	child.priv = priv
+	pub, _ := privToPub(priv)
+	copy(child.pub[:], pub)
+	return child, nil
+}
+
+// pubChild derives the unhardened child i of the public extended key k:
+// public data, so the fast variable-time inversion serves.
+func (k *extKey) pubChild(i uint32) (*extKey, error) {
+	var data [37]byte
+	copy(data[:33], k.pub[:])
 	binary.BigEndian.PutUint32(data[33:], i)
 	mac := hmac.New(sha512.New, k.chain[:])
 	mac.Write(data[:])
@@ -235,19 +260,6 @@ func (k *extKey) deriveChild(i uint32) (*extKey, error) {
 	}
 	child := &extKey{depth: k.depth + 1, parentFP: k.fingerprint(), child: i}
 	copy(child.chain[:], ilr[32:])
-	if k.priv != nil {
-		var kp btcec.ModNScalar
-		kp.SetBytes(k.priv)
-		kp.Add(&il)
-		if kp.IsZero() {
-			return nil, errInvalidChild
-		}
-		priv := kp.Bytes()
-		child.priv = &priv
-		pub, _ := privToPub(&priv)
-		copy(child.pub[:], pub)
-		return child, nil
-	}
 	parent, err := btcec.ParsePubKey(k.pub[:])
 	if err != nil {
 		return nil, errInvalidChild
@@ -404,7 +416,19 @@ func xonlyToFull(x []byte) ([]byte, bool) {
 // deriveChildPriv derives the private key of child i of the private key p
 // without computing the child's public key.
 func deriveChildPriv(p *extKey, i uint32) (*[32]byte, error) {
+	priv, ilr, err := childPrivKey(p, i)
+	clear(ilr[:])
+	return priv, err
+}
+
+// childPrivKey is BIP 32's CKDpriv for the private extended key p: the
+// child's private key k_p + IL (mod n) and the HMAC output IL || IR, whose
+// right half is the child's chain code (the caller clears it). The HMAC
+// input, which holds the parent's private key for a hardened child, and
+// the scalars are cleared.
+func childPrivKey(p *extKey, i uint32) (*[32]byte, *[64]byte, error) {
 	var data [37]byte
+	defer clear(data[:])
 	if i&hardenedFlag != 0 {
 		copy(data[1:33], p.priv[:])
 	} else {
@@ -413,17 +437,21 @@ func deriveChildPriv(p *extKey, i uint32) (*[32]byte, error) {
 	binary.BigEndian.PutUint32(data[33:], i)
 	mac := hmac.New(sha512.New, p.chain[:])
 	mac.Write(data[:])
-	var ilr [64]byte
+	ilr := new([64]byte)
 	mac.Sum(ilr[:0])
+	mac.Reset()
 	var il, kp btcec.ModNScalar
+	defer il.Zero()
+	defer kp.Zero()
 	if overflow := il.SetByteSlice(ilr[:32]); overflow {
-		return nil, errInvalidChild
+		return nil, ilr, errInvalidChild
 	}
 	kp.SetBytes(p.priv)
 	kp.Add(&il)
 	if kp.IsZero() {
-		return nil, errInvalidChild
+		return nil, ilr, errInvalidChild
 	}
-	out := kp.Bytes()
-	return &out, nil
+	out := new([32]byte)
+	kp.PutBytes(out)
+	return out, ilr, nil
 }

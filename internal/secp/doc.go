@@ -1,22 +1,33 @@
-// Package secp holds the secp256k1 field arithmetic the signer and the
-// descriptor engine share where the library's own is slow for them.
+// Package secp holds the secp256k1 arithmetic the signer and the descriptor
+// engine share beyond what the secp256k1 library offers, in two halves kept
+// apart by what they may touch.
 //
 // # Model
 //
-// The secp256k1 library inverts a field element by exponentiation (about
-// 270 field operations). InvertField computes the inverse with math/big's
-// extended GCD instead, about a tenth of the time, and checks it with one
-// multiplication (z·z⁻¹ = 1), falling back to the library should the check
-// ever fail. ToAffine converts a Jacobian point with it. Both take time
-// that depends on their input, like the non-constant-time scalar
-// multiplications whose results they convert: they are for public points
-// and for nonces' points whose coordinates become public anyway.
+// Constant time (consttime.go), for private keys, nonces and the points
+// derived from them: InvertScalar (s⁻¹ mod n by exponentiation, where the
+// library only has a math/big inversion) and ToAffineBatch (many points to
+// affine form with one of the library's constant-time field inversions).
+// They use the library's constant-time ModNScalar and FieldVal operations
+// only.
+//
+// Variable time (field.go), for public data only: the library inverts a
+// field element by exponentiation (about 270 field operations);
+// InvertField computes the inverse with math/big's extended GCD instead,
+// about a tenth of the time, and checks it with one multiplication
+// (z·z⁻¹ = 1), falling back to the library should the check ever fail.
+// ToAffine converts a Jacobian point with it. Both take time that depends
+// on their input: they serve public derivation (xpub children, the
+// precomputed table of the descriptor fast path) and must never see a value
+// derived from a secret. A test of internal/archtest walks the call graph
+// from the secret functions of the module and fails if it reaches them or
+// math/big.
 //
 // The package is a leaf: it imports the secp256k1 library and the standard
 // library only, nothing of this module.
 //
 // # Errors
 //
-// None: InvertField and ToAffine report a zero input (the point at
-// infinity) with a false result.
+// None: InvertField, ToAffine and ToAffineBatch report a point at infinity
+// (or a zero input) with a false result; InvertScalar maps zero to zero.
 package secp

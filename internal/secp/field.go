@@ -20,7 +20,8 @@ type inverter struct {
 var inverters = sync.Pool{New: func() any { return new(inverter) }}
 
 // InvertField returns z⁻¹ mod p, and false when z is zero (mod p). z is
-// not modified and need not be normalized.
+// not modified and need not be normalized. It takes time that depends on
+// z: public values only (see the package comment).
 func InvertField(z *secp256k1.FieldVal) (secp256k1.FieldVal, bool) {
 	var inv secp256k1.FieldVal
 	zn := *z
@@ -46,7 +47,7 @@ func InvertField(z *secp256k1.FieldVal) (secp256k1.FieldVal, bool) {
 }
 
 // ToAffine is JacobianPoint.ToAffine with InvertField: it leaves X and Y
-// normalized and Z = 1. It reports false, leaving p unchanged, for the
+// normalized and Z = 1. Public points only (see the package comment). It reports false, leaving p unchanged, for the
 // point at infinity (Z = 0).
 func ToAffine(p *secp256k1.JacobianPoint) bool {
 	zInv, ok := InvertField(&p.Z)

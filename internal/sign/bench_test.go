@@ -70,7 +70,8 @@ func BenchmarkInputP2WPKH(b *testing.B) {
 }
 
 // BenchmarkRawP2WPKH is the raw work of one P2WPKH signature: the BIP 143
-// hash and the low-R ground ECDSA signature.
+// hash, the low-R ground ECDSA signature and its verification with the
+// public key.
 func BenchmarkRawP2WPKH(b *testing.B) {
 	k := benchKey(1)
 	tx, coins := benchTx(1, func(int) []byte { return p2wpkhFor(k) })
@@ -83,7 +84,9 @@ func BenchmarkRawP2WPKH(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = SignECDSA(k.priv, hash)
+		if _, ok := SignECDSA(k.priv, k.pub, hash); !ok {
+			b.Fatal("refused")
+		}
 	}
 }
 
@@ -105,7 +108,8 @@ func BenchmarkInputTaproot(b *testing.B) {
 }
 
 // BenchmarkRawTaproot is the raw work of one key-path signature: the
-// BIP 341 hash and the BIP 340 signature.
+// BIP 341 hash, the BIP 340 signature and its verification with the public
+// key.
 func BenchmarkRawTaproot(b *testing.B) {
 	k := benchKey(2)
 	tx, coins := benchTx(1, func(int) []byte { return p2trFor(k) })
@@ -117,7 +121,9 @@ func BenchmarkRawTaproot(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		_ = plain.signSchnorr(hash)
+		if _, ok := plain.signSchnorr(hash, nil); !ok {
+			b.Fatal("refused")
+		}
 	}
 }
 
@@ -165,7 +171,7 @@ func BenchmarkSignTransaction200P2WPKH(b *testing.B) {
 func BenchmarkRawVerifyECDSA(b *testing.B) {
 	k := benchKey(1)
 	hash := sha256.Sum256([]byte("bench"))
-	der := SignECDSA(k.priv, hash[:])
+	der, _ := SignECDSA(k.priv, k.pub, hash[:])
 	b.ReportAllocs()
 	for b.Loop() {
 		pub, err := btcec.ParsePubKey(k.PubKey())

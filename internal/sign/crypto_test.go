@@ -22,8 +22,11 @@ func TestSignECDSAExhaustive(t *testing.T) {
 	retries := map[bool]int{}
 	for i := range 64 {
 		h := sha256.Sum256([]byte{byte(i), 'h'})
-		got := SignECDSA(k.priv, h[:])
-		want := signExhaustive(&k.priv.Key, privBytes(k), h[:])
+		got, ok := SignECDSA(k.priv, k.pub, h[:])
+		if !ok {
+			t.Fatalf("hash %d: signature refused", i)
+		}
+		want := signExhaustive(&k.priv.Key, privBytes(k), h[:], nil)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("hash %d: shortcut %x, exhaustive %x", i, got, want)
 		}
@@ -34,7 +37,7 @@ func TestSignECDSAExhaustive(t *testing.T) {
 		if err != nil || !sig.Verify(h[:], pub) {
 			t.Fatalf("hash %d: signature does not verify", i)
 		}
-		k0, r0 := nonceRFC6979(privBytes(k), h[:], nil)
+		k0, r0 := nonceRFC6979(privBytes(k), h[:], nil, nil)
 		k0.Zero()
 		retries[!lowR(&r0)] = retries[!lowR(&r0)] + 1
 	}

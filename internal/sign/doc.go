@@ -22,23 +22,29 @@
 //   - every incomplete input is verified with btcd's script engine under the
 //     standard flags and its failure reported with Core's text.
 //
-// Core verifies each signature it makes with the public key, and its
-// script interpreter then verifies it again. Here each new signature is
-// proven instead with the private key and the nonce it was made with (for
-// ECDSA s*k = e + r*d, for BIP 340 s = k + e*d, modulo the group order:
-// the equations a verification establishes, checked with a few scalar
-// operations) and recorded in a signature cache for this call only, under
-// its signature hash, its bytes and the key bytes of the script. The
-// engine still runs every input and checks every script rule and encoding;
-// it computes each signature hash itself and takes a signature from the
-// cache only when hash, signature and key all match, so anything else
+// Every signature made here is verified against its public key with the
+// library's verifier (ecdsa.Signature.Verify, schnorr.Signature.Verify)
+// before it is used, as Core's CKey::Sign and BIP 340 require; one that
+// fails (a fault while computing the nonce point, say) is refused and the
+// input is left unsigned for that key, as in Core. A verified signature is
+// recorded in a signature cache for this call only, under the signature
+// hash it was verified against, its bytes and the key bytes of the script.
+// The engine then runs every input and checks every script rule and
+// encoding; it computes each signature hash itself and takes a signature
+// from the cache only when hash, signature and key all match, so each new
+// signature is verified once, not twice as in Core, and anything else
 // (signatures already in the input, a signature over a wrong hash, an
-// altered one) is verified in full. A signature whose proof fails is not
-// recorded and is left to the engine, which rejects it.
+// altered one) is verified in full.
+//
+// Secrets are handled in constant time: every operation on a private key,
+// a nonce or a point derived from one uses the library's constant-time
+// arithmetic and secp.InvertScalar, never math/big (internal/archtest walks
+// the call graph to keep it so), and buffers that held such values are
+// cleared.
 //
 // Signatures are Core's: ECDSA with the RFC 6979 nonce, low S and Core's
-// low-R grinding (SignECDSA), and BIP 340 Schnorr with 32 zero bytes of
-// auxiliary randomness. Legacy (BIP 16 era), BIP 143 and BIP 341 signature
+// low-R grinding (SignECDSA, which also verifies), and BIP 340 Schnorr
+// with 32 zero bytes of auxiliary randomness. Legacy (BIP 16 era), BIP 143 and BIP 341 signature
 // hashes come from btcd's txscript, with the BIP 143/341 midstates built
 // once per transaction.
 //

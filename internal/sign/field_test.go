@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"testing"
 
+	"github.com/btcsuite/btcd/address/v2/base58"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 )
 
@@ -54,5 +57,47 @@ func TestNonceRFC6979At(t *testing.T) {
 	h := sha256.Sum256([]byte("h"))
 	if n := testing.AllocsPerRun(20, func() { nonceRFC6979At(d[:], h[:], d[:], 1) }); n != 0 {
 		t.Fatalf("%v allocations", n)
+	}
+}
+
+// TestPubKeysOf compares the batched pubKeysOf with the library's
+// PrivateKey.PubKey, for batches of 1 to 20 keys, and DecodeWIFs (which
+// uses it on several goroutines) with DecodeWIF key by key.
+func TestPubKeysOf(t *testing.T) {
+	for n := 1; n <= 20; n++ {
+		ds := make([]*secp256k1.ModNScalar, n)
+		for i := range ds {
+			h := sha256.Sum256([]byte{byte(n), byte(i), 'q'})
+			ds[i] = new(secp256k1.ModNScalar)
+			ds[i].SetBytes(&h)
+		}
+		for i, got := range pubKeysOf(ds) {
+			want := secp256k1.NewPrivateKey(ds[i]).PubKey()
+			if !got.IsEqual(want) {
+				t.Fatalf("batch %d key %d: public key differs", n, i)
+			}
+		}
+	}
+	var wifs []string
+	for i := range 100 {
+		h := sha256.Sum256([]byte{byte(i), 'w'})
+		payload := h[:]
+		if i%3 != 0 {
+			payload = append(payload, 1)
+		}
+		wifs = append(wifs, base58.CheckEncode(payload, chaincfg.RegressionNetParams.PrivateKeyID))
+	}
+	keys, err := DecodeWIFs(wifs, &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, w := range wifs {
+		want, err := DecodeWIF(w, &chaincfg.RegressionNetParams)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(keys[i].PubKey()) != string(want.PubKey()) || keys[i].id != want.id {
+			t.Fatalf("key %d: DecodeWIFs differs from DecodeWIF", i)
+		}
 	}
 }

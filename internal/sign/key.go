@@ -31,7 +31,12 @@ type Key struct {
 // NewKey wraps a private key; compressed selects the public key
 // serialization the key stands for (33 or 65 bytes).
 func NewKey(priv *secp256k1.PrivateKey, compressed bool) *Key {
-	k := &Key{priv: priv, pub: pubKeyOf(&priv.Key), compressed: compressed}
+	return newKey(priv, pubKeyOf(&priv.Key), compressed)
+}
+
+// newKey is NewKey with the public key already computed.
+func newKey(priv *secp256k1.PrivateKey, pub *secp256k1.PublicKey, compressed bool) *Key {
+	k := &Key{priv: priv, pub: pub, compressed: compressed}
 	if compressed {
 		k.pubBytes = k.pub.SerializeCompressed()
 	} else {
@@ -55,7 +60,8 @@ func DecodeWIF(s string, net *chaincfg.Params) (*Key, error) {
 
 // DecodeWIFs decodes several keys as DecodeWIF does; the first bad one (in
 // order) is the error. The public keys, one scalar multiplication each,
-// are computed by several goroutines when there are many keys.
+// are computed in batches that share one field inversion, by several
+// goroutines when there are many keys.
 func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
 	privs := make([]*secp256k1.PrivateKey, len(wifs))
 	comp := make([]bool, len(wifs))
@@ -66,7 +72,21 @@ func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
 		}
 	}
 	keys := make([]*Key, len(wifs))
-	if err := parallelFor(len(wifs), func(i int) { keys[i] = NewKey(privs[i], comp[i]) }); err != nil {
+	const batch = 16
+	chunks := (len(wifs) + batch - 1) / batch
+	if err := runWorkers(chunks, len(wifs) > parallelThreshold, func() func(int) {
+		ds := make([]*secp256k1.ModNScalar, 0, batch)
+		return func(c int) {
+			lo, hi := c*batch, min((c+1)*batch, len(wifs))
+			ds = ds[:0]
+			for _, p := range privs[lo:hi] {
+				ds = append(ds, &p.Key)
+			}
+			for j, pub := range pubKeysOf(ds) {
+				keys[lo+j] = newKey(privs[lo+j], pub, comp[lo+j])
+			}
+		}
+	}); err != nil {
 		return nil, err
 	}
 	return keys, nil
@@ -106,6 +126,12 @@ func (k *Key) PubKey() []byte { return k.pubBytes }
 // Compressed reports whether the key stands for its compressed public key.
 func (k *Key) Compressed() bool { return k.compressed }
 
+// signECDSA makes Core's ECDSA signature of hash with the key and verifies
+// it against the key's public key (signECDSAVerified).
+func (k *Key) signECDSA(hash []byte, f *faults) ([]byte, bool) {
+	return signECDSAVerified(&k.priv.Key, k.pub, hash, f)
+}
+
 // schnorrKeys prepares the key's BIP 340 forms: the key itself, and the key
 // tweaked as the internal key of a BIP 86 output (no script tree).
 func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
@@ -120,6 +146,7 @@ func (k *Key) schnorrKeys() (plain, tweaked *schnorrKey) {
 		d := k.plain.d
 		d.Add(&ts)
 		k.tweaked = newSchnorrKey(&d, pubKeyOf(&d))
+		d.Zero()
 	})
 	return k.plain, k.tweaked
 }

@@ -119,7 +119,13 @@ func parallelFor(n int, f func(int)) error {
 // in a job is returned as a *safego.PanicError; the other workers stop
 // taking jobs.
 func parallelWorkers(n int, newWorker func() func(int)) error {
-	if n <= parallelThreshold || runtime.GOMAXPROCS(0) == 1 {
+	return runWorkers(n, n > parallelThreshold, newWorker)
+}
+
+// runWorkers runs the jobs 0 .. n-1 as parallelWorkers does, on several
+// goroutines when parallel is set and GOMAXPROCS allows.
+func runWorkers(n int, parallel bool, newWorker func() func(int)) error {
+	if !parallel || n <= 1 || runtime.GOMAXPROCS(0) == 1 {
 		return safego.Run("signer", func() error {
 			f := newWorker()
 			for i := range n {
@@ -168,8 +174,8 @@ func missingAmountError(c *Coin) error {
 
 // txContext is what every input's signer shares: the transaction as given
 // (read only while signing), the coins by input, the sighash midstates built
-// once, the provider, and the call's signature cache of proven signatures
-// (see seedProven).
+// once, the provider, and the call's signature cache of signatures verified
+// with their public keys (see seedVerified).
 type txContext struct {
 	tx        *wire.MsgTx
 	coins     []*Coin
@@ -181,16 +187,17 @@ type txContext struct {
 	single    bool
 
 	sigCache *txscript.SigCache
-	// proven and unproven count the signatures made in this call that
-	// were proven and seeded, and those whose proof failed.
-	proven   atomic.Int64
-	unproven atomic.Int64
+	// verified counts the signatures made in this call that passed the
+	// verification with their public key; refused those that failed it
+	// and were not used.
+	verified atomic.Int64
+	refused  atomic.Int64
 
 	// Test hooks, nil in use: sigHashFault replaces the hash a new
-	// signature is made over; sigFault alters a new signature (DER for
-	// ECDSA, 64 or 65 bytes for Schnorr) before it is proven.
+	// signature is made over; faults corrupt the nonce point or the
+	// signature while it is made (before its verification).
 	sigHashFault func([]byte) []byte
-	sigFault     func([]byte)
+	faults       *faults
 }
 
 func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
@@ -204,9 +211,10 @@ func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 		provider: p,
 		hashType: hashType,
 		single:   hashType&^txscript.SigHashAnyOneCanPay == txscript.SigHashSingle,
-		// One entry per signature made here (entries are keyed by the
-		// signature hash, so signatures of one hash share an entry); the
-		// engine also adds the existing signatures it verifies in full.
+		// One entry per signature made and verified here (entries are
+		// keyed by the signature hash, so signatures of one hash share an
+		// entry); the engine also adds the existing signatures it
+		// verifies in full.
 		sigCache: txscript.NewSigCache(uint(2*len(tx.TxIn) + 8)),
 	}
 	for i, in := range tx.TxIn {
@@ -593,46 +601,44 @@ func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, 
 	if s.ctx.sigHashFault != nil {
 		hash = s.ctx.sigHashFault(hash)
 	}
-	der, nonce := signECDSA(k.priv, hash)
-	if s.ctx.sigFault != nil {
-		s.ctx.sigFault(der)
+	der, ok := k.signECDSA(hash, s.ctx.faults)
+	if !ok {
+		// The signature did not verify with the public key: it is not
+		// used, and the input is left unsigned for this key, as Core's
+		// CreateSig does when CKey::Sign fails.
+		s.ctx.refused.Add(1)
+		return nil, false
 	}
-	if bytes.Equal(pub, k.pubBytes) && proveECDSA(der, hash, &k.priv.Key, &nonce) {
-		s.ctx.seedProven(hash, der, pub)
-	} else {
-		s.ctx.unproven.Add(1)
+	s.ctx.verified.Add(1)
+	if bytes.Equal(pub, k.pubBytes) {
+		s.ctx.seedVerified(hash, der, pub)
 	}
-	nonce.Zero()
 	sig := append(der[:len(der):len(der)], byte(ht))
 	s.sigs[id] = sigPair{pub: pub, sig: sig}
 	return sig, true
 }
 
-// seedProven records a signature made in this call, and proven with its
-// private key and nonce, in the call's signature cache: sig is what the
-// script engine looks up (DER without the hash-type byte for ECDSA, the
-// whole 64 or 65 bytes for Schnorr), pub the key as the script holds it.
+// seedVerified records a signature made in this call, and verified with
+// its public key by the library's verifier, in the call's signature cache:
+// sig is what the script engine looks up (DER without the hash-type byte
+// for ECDSA, the whole 64 or 65 bytes for Schnorr), pub the key as the
+// script holds it, hash the signature hash it was verified against.
 //
 // Core verifies each signature it makes against its public key and then
-// runs the script interpreter, which verifies it once more. Here each new
-// signature is proven instead with the private key and the nonce it was
-// made with (proveECDSA, proveSchnorr): a few scalar operations that check
-// the same equation a verification checks, where a verification needs two
-// curve multiplications. The script engine then runs every input under the
-// standard flags as before: it checks every script rule, the encodings of
-// the signatures and keys, and it computes the signature hash itself. It
-// finds a signature in the cache only when its own hash, the signature
-// bytes and the key bytes all match an entry, so a signature made over a
-// wrong hash, for another key or altered after its proof misses the cache
-// and is verified in full, and fails. Signatures that were already in the
-// input are never seeded: the engine verifies them in full. A signature
-// whose proof fails is not seeded either; it is left to the engine, which
-// rejects it.
-func (ctx *txContext) seedProven(hash, sig, pub []byte) {
+// runs the script interpreter, which verifies it once more. Here the
+// second verification is the first one, looked up: the script engine runs
+// every input under the standard flags as before, checks every script
+// rule and the encodings of the signatures and keys, and computes the
+// signature hash itself; it takes a signature from the cache only when its
+// own hash, the signature bytes and the key bytes all match an entry, which
+// is exactly what was verified. A signature made over a wrong hash, for
+// another key, or altered after its verification misses the cache and is
+// verified in full, and fails. Signatures that were already in the input
+// are never seeded: the engine verifies them in full.
+func (ctx *txContext) seedVerified(hash, sig, pub []byte) {
 	var h chainhash.Hash
 	copy(h[:], hash)
 	ctx.sigCache.Add(h, sig, pub)
-	ctx.proven.Add(1)
 }
 
 // sigHash computes the legacy or BIP 143 signature hash of this input.

@@ -116,6 +116,7 @@ func (k *Key) tweakedKey(root []byte) *schnorrKey {
 	}
 	d := plain.d
 	d.Add(&ts)
+	defer d.Zero()
 	if d.IsZero() {
 		return nil
 	}
@@ -156,7 +157,11 @@ func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
 		if err != nil {
 			return nil, false
 		}
-		return [][]byte{s.schnorrSig(sk, hash, outputKey)}, true
+		sig, ok := s.schnorrSig(sk, hash, outputKey)
+		if !ok {
+			return nil, false
+		}
+		return [][]byte{sig}, true
 	}
 
 	if td == nil {
@@ -178,30 +183,31 @@ func (s *inputSigner) signTaproot(outputKey []byte) ([][]byte, bool) {
 }
 
 // schnorrSig signs hash with the call's hash type: 64 bytes for DEFAULT,
-// otherwise followed by the hash-type byte. The signature is proven and
-// seeded in the call's signature cache (seedProven) for pub, the x-only key
-// the script engine will check it against (the output key on the key path,
-// the leaf's key on a script path), when that is the signing key.
-func (s *inputSigner) schnorrSig(sk *schnorrKey, hash, pub []byte) []byte {
+// otherwise followed by the hash-type byte. The signature is verified with
+// the key's public key (signSchnorr) and refused (false) when that fails;
+// it is then seeded in the call's signature cache (seedVerified) for pub,
+// the x-only key the script engine will check it against (the output key
+// on the key path, the leaf's key on a script path), when that is the
+// signing key.
+func (s *inputSigner) schnorrSig(sk *schnorrKey, hash, pub []byte) ([]byte, bool) {
 	if s.ctx.sigHashFault != nil {
 		hash = s.ctx.sigHashFault(hash)
 	}
-	sig, nonce := sk.signSchnorrNonce(hash)
+	sig, ok := sk.signSchnorr(hash, s.ctx.faults)
+	if !ok {
+		s.ctx.refused.Add(1)
+		return nil, false
+	}
+	s.ctx.verified.Add(1)
 	out := make([]byte, 64, 65)
 	copy(out, sig[:])
 	if s.ctx.hashType != SigHashDefault {
 		out = append(out, byte(s.ctx.hashType))
 	}
-	if s.ctx.sigFault != nil {
-		s.ctx.sigFault(out)
+	if bytes.Equal(pub, sk.xonly[:]) {
+		s.ctx.seedVerified(hash, out, pub)
 	}
-	if bytes.Equal(pub, sk.xonly[:]) && sk.proveSchnorr(out, hash, &nonce) {
-		s.ctx.seedProven(hash, out, pub)
-	} else {
-		s.ctx.unproven.Add(1)
-	}
-	nonce.Zero()
-	return out
+	return out, true
 }
 
 // stackSize is the serialized size of a witness stack.
@@ -283,5 +289,9 @@ func (t *tapSatisfier) Sign(i int) ([]byte, miniscript.Availability) {
 		return nil, miniscript.No
 	}
 	plain, _ := k.schnorrKeys()
-	return t.s.schnorrSig(plain, hash, t.keys[i]), miniscript.Yes
+	sig, ok := t.s.schnorrSig(plain, hash, t.keys[i])
+	if !ok {
+		return nil, miniscript.No
+	}
+	return sig, miniscript.Yes
 }

@@ -4,9 +4,7 @@ import (
 	"crypto/sha256"
 	"testing"
 
-	"github.com/btcsuite/btcd/btcec/v2"
 	btcecdsa "github.com/btcsuite/btcd/btcec/v2/ecdsa"
-	"github.com/btcsuite/btcd/btcec/v2/schnorr"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -14,99 +12,6 @@ import (
 
 	"github.com/descwallet/descwallet/internal/script"
 )
-
-// TestProveECDSA checks the algebraic proof against full verification: it
-// accepts every signature the signer makes (which btcec verifies too) and
-// rejects each single-bit change of the signature, another hash, another
-// key and another nonce.
-func TestProveECDSA(t *testing.T) {
-	for i := range 40 {
-		k := benchKey(byte(i))
-		hash := sha256.Sum256([]byte{byte(i), 'm'})
-		der, nonce := signECDSA(k.priv, hash[:])
-		if !proveECDSA(der, hash[:], &k.priv.Key, &nonce) {
-			t.Fatalf("key %d: own signature not proven", i)
-		}
-		pub, _ := btcec.ParsePubKey(k.PubKey())
-		sig, err := btcecdsa.ParseDERSignature(der)
-		if err != nil || !sig.Verify(hash[:], pub) {
-			t.Fatalf("key %d: signature does not verify", i)
-		}
-		for bit := range len(der) * 8 {
-			bad := append([]byte(nil), der...)
-			bad[bit/8] ^= 1 << (bit % 8)
-			if proveECDSA(bad, hash[:], &k.priv.Key, &nonce) {
-				t.Fatalf("key %d: bit %d flipped still proven", i, bit)
-			}
-		}
-		other := hash
-		other[31] ^= 1
-		if proveECDSA(der, other[:], &k.priv.Key, &nonce) {
-			t.Fatalf("key %d: proven for another hash", i)
-		}
-		k2 := benchKey(byte(i + 100))
-		if proveECDSA(der, hash[:], &k2.priv.Key, &nonce) {
-			t.Fatalf("key %d: proven with another key", i)
-		}
-		var one secp256k1.ModNScalar
-		one.SetInt(1)
-		wrongK := nonce
-		wrongK.Add(&one)
-		if proveECDSA(der, hash[:], &k.priv.Key, &wrongK) {
-			t.Fatalf("key %d: proven with another nonce", i)
-		}
-		// The nonce before low-S normalisation is the one the signature
-		// uses only when s was not negated.
-		negK := nonce
-		negK.Negate()
-		if proveECDSA(der, hash[:], &k.priv.Key, &negK) {
-			t.Fatalf("key %d: proven with the negated nonce", i)
-		}
-	}
-}
-
-// TestProveSchnorr is TestProveECDSA for BIP 340 signatures, with and
-// without a hash-type byte.
-func TestProveSchnorr(t *testing.T) {
-	for i := range 40 {
-		k := benchKey(byte(i))
-		plain, tweaked := k.schnorrKeys()
-		for _, sk := range []*schnorrKey{plain, tweaked} {
-			hash := sha256.Sum256([]byte{byte(i), 's'})
-			sig, nonce := sk.signSchnorrNonce(hash[:])
-			pub, err := schnorr.ParsePubKey(sk.xonly[:])
-			if err != nil {
-				t.Fatal(err)
-			}
-			parsed, err := schnorr.ParseSignature(sig[:])
-			if err != nil || !parsed.Verify(hash[:], pub) {
-				t.Fatalf("key %d: signature does not verify", i)
-			}
-			for _, full := range [][]byte{sig[:], append(sig[:], 0x01)} {
-				if !sk.proveSchnorr(full, hash[:], &nonce) {
-					t.Fatalf("key %d: own signature not proven", i)
-				}
-				for bit := range 64 * 8 {
-					bad := append([]byte(nil), full...)
-					bad[bit/8] ^= 1 << (bit % 8)
-					if sk.proveSchnorr(bad, hash[:], &nonce) {
-						t.Fatalf("key %d: bit %d flipped still proven", i, bit)
-					}
-				}
-			}
-			other := hash
-			other[0] ^= 0x80
-			if sk.proveSchnorr(sig[:], other[:], &nonce) {
-				t.Fatalf("key %d: proven for another hash", i)
-			}
-			negK := nonce
-			negK.Negate()
-			if sk.proveSchnorr(sig[:], hash[:], &negK) {
-				t.Fatalf("key %d: proven with the negated nonce", i)
-			}
-		}
-	}
-}
 
 // faultCase is one single-input spend for the fault tests.
 type faultCase struct {
@@ -142,11 +47,12 @@ func faultContext(c faultCase, n int) (*txContext, *wire.MsgTx) {
 	return newTxContext(tx, coins, NewProvider(keys...), c.hashType), tx
 }
 
-// TestProvenSignaturesSeeded checks that each signature made is proven
-// and seeded under exactly what the script engine looks up for the
-// finished transaction: the signature hash btcd computes for it, the
-// signature bytes and the key bytes of the script.
-func TestProvenSignaturesSeeded(t *testing.T) {
+// TestVerifiedSignaturesSeeded checks that each signature made is verified
+// with its public key and seeded under exactly what the script engine
+// looks up for the finished transaction: the signature hash btcd computes
+// for it, the signature bytes and the key bytes of the script. The engine
+// therefore finds it and does not verify it a second time.
+func TestVerifiedSignaturesSeeded(t *testing.T) {
 	for _, c := range faultCases() {
 		for _, n := range []int{1, parallelThreshold + 4} {
 			ctx, tx := faultContext(c, n)
@@ -154,8 +60,8 @@ func TestProvenSignaturesSeeded(t *testing.T) {
 			if err != nil || len(errs) != 0 {
 				t.Fatalf("%s/%d: %v %v", c.name, n, err, errs)
 			}
-			if got := ctx.proven.Load(); got != int64(n) || ctx.unproven.Load() != 0 {
-				t.Fatalf("%s/%d: proven %d unproven %d", c.name, n, got, ctx.unproven.Load())
+			if got := ctx.verified.Load(); got != int64(n) || ctx.refused.Load() != 0 {
+				t.Fatalf("%s/%d: verified %d refused %d", c.name, n, got, ctx.refused.Load())
 			}
 			for i, l := range engineLookups(t, ctx, tx) {
 				if !ctx.sigCache.Exists(l.hash, l.sig, l.pub) {
@@ -232,45 +138,140 @@ func engineLookup(t *testing.T, tx *wire.MsgTx, i int, coin *Coin,
 	return h, sig, pub
 }
 
-// TestCorruptSignatureCaught alters each new signature after signing and
-// before its proof (one bit of s): the proof fails, nothing is seeded, and
-// the script engine, verifying in full, reports the input with Core's
-// text.
-func TestCorruptSignatureCaught(t *testing.T) {
-	for _, c := range faultCases() {
-		for _, n := range []int{1, parallelThreshold + 4} {
-			ctx, tx := faultContext(c, n)
-			ctx.sigFault = func(sig []byte) {
-				if len(sig) >= 64 && len(sig) <= 65 && sig[0] != 0x30 {
-					sig[63] ^= 1 // Schnorr: last byte of s
-				} else {
-					sig[len(sig)-1] ^= 1 // DER: last byte of s
-				}
-			}
-			errs, err := ctx.run()
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ctx.proven.Load() != 0 || ctx.unproven.Load() != int64(n) {
-				t.Fatalf("%s/%d: proven %d unproven %d", c.name, n, ctx.proven.Load(), ctx.unproven.Load())
-			}
-			if len(errs) != n {
-				t.Fatalf("%s/%d: %d errors, want %d: %v", c.name, n, len(errs), n, errs)
-			}
-			for i, e := range errs {
-				if e.Index != i || e.Message != c.badSig {
-					t.Fatalf("%s/%d: error %d = %+v, want %q", c.name, n, i, e, c.badSig)
-				}
-				if len(tx.TxIn[i].Witness) == 0 && len(tx.TxIn[i].SignatureScript) == 0 {
-					t.Fatalf("%s/%d: input %d left empty", c.name, n, i)
-				}
-			}
+// unsignedErrors signs tx (a fresh copy of c's n-input spend) with no key
+// at all: the per-input errors Core reports for inputs it could not sign.
+func unsignedErrors(t *testing.T, c faultCase, n int) []InputError {
+	t.Helper()
+	ctx, tx := faultContext(c, n)
+	errs, err := SignTransaction(tx, ctx.coinMap(), NewProvider(), c.hashType)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != n {
+		t.Fatalf("%s/%d: %d errors unsigned", c.name, n, len(errs))
+	}
+	return errs
+}
+
+// coinMap returns the call's coins by outpoint.
+func (ctx *txContext) coinMap() map[wire.OutPoint]*Coin {
+	m := map[wire.OutPoint]*Coin{}
+	for i, in := range ctx.tx.TxIn {
+		m[in.PreviousOutPoint] = ctx.coins[i]
+	}
+	return m
+}
+
+// checkRefused checks that every signature of the call was refused, that
+// no input carries a signature, and that each input reports what an input
+// signed with no key reports.
+func checkRefused(t *testing.T, c faultCase, n int, ctx *txContext, tx *wire.MsgTx, errs []InputError) {
+	t.Helper()
+	if ctx.verified.Load() != 0 || ctx.refused.Load() != int64(n) {
+		t.Fatalf("%s/%d: verified %d refused %d", c.name, n, ctx.verified.Load(), ctx.refused.Load())
+	}
+	want := unsignedErrors(t, c, n)
+	if len(errs) != n {
+		t.Fatalf("%s/%d: %d errors, want %d: %v", c.name, n, len(errs), n, errs)
+	}
+	for i, e := range errs {
+		if e != want[i] {
+			t.Fatalf("%s/%d: error %d = %+v, want %+v", c.name, n, i, e, want[i])
+		}
+		if len(tx.TxIn[i].Witness) != 0 || len(tx.TxIn[i].SignatureScript) != 0 {
+			t.Fatalf("%s/%d: input %d carries a refused signature", c.name, n, i)
 		}
 	}
 }
 
+// TestFaultyNoncePointRefused corrupts each nonce point R = k·G as it is
+// computed (R + G instead of R): the signature is then consistent with
+// its private key and nonce (s·k = e + r·d holds, which is all that a
+// check with the private key could see) but not valid, and the
+// verification with the public key refuses it. No input carries it; each
+// reports what an unsigned input reports.
+func TestFaultyNoncePointRefused(t *testing.T) {
+	var g secp256k1.JacobianPoint
+	var one secp256k1.ModNScalar
+	one.SetInt(1)
+	secp256k1.ScalarBaseMultNonConst(&one, &g)
+	plusG := func(p *secp256k1.JacobianPoint) {
+		var sum secp256k1.JacobianPoint
+		secp256k1.AddNonConst(p, &g, &sum)
+		*p = sum
+	}
+	for _, c := range faultCases() {
+		for _, n := range []int{1, parallelThreshold + 4} {
+			ctx, tx := faultContext(c, n)
+			ctx.faults = &faults{noncePoint: plusG}
+			errs, err := ctx.run()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkRefused(t, c, n, ctx, tx, errs)
+		}
+	}
+
+	// The faulty signatures themselves: well formed, and invalid.
+	k := benchKey(9)
+	hash := sha256.Sum256([]byte("nonce fault"))
+	f := &faults{noncePoint: plusG}
+	der := signECDSA(&k.priv.Key, hash[:], f)
+	if _, err := btcecdsa.ParseDERSignature(der); err != nil || verifyECDSA(der, hash[:], k.pub) {
+		t.Fatalf("faulty ECDSA signature: parse %v, verifies %v", err, verifyECDSA(der, hash[:], k.pub))
+	}
+	if _, ok := SignECDSA(k.priv, k.pub, hash[:]); !ok {
+		t.Fatal("sound ECDSA signature refused")
+	}
+	plain, _ := k.schnorrKeys()
+	sig := plain.signSchnorrRaw(hash[:], f)
+	if verifySchnorr(sig[:], hash[:], plain.pub) {
+		t.Fatal("faulty Schnorr signature verifies")
+	}
+	if _, ok := plain.signSchnorr(hash[:], f); ok {
+		t.Fatal("faulty Schnorr signature not refused")
+	}
+}
+
+// TestCorruptSignatureRefused alters each new signature after signing and
+// before its verification (one bit of s, then one bit of r): the
+// verification refuses it and no input carries it.
+func TestCorruptSignatureRefused(t *testing.T) {
+	flips := map[string]func([]byte){
+		"s": func(sig []byte) {
+			if len(sig) == 64 {
+				sig[63] ^= 1 // Schnorr: last byte of s
+			} else {
+				sig[len(sig)-1] ^= 1 // DER: last byte of s
+			}
+		},
+		"r": func(sig []byte) {
+			if len(sig) == 64 {
+				sig[31] ^= 1 // Schnorr: last byte of R.x
+			} else {
+				sig[4+int(sig[3])-1] ^= 1 // DER: last byte of r
+			}
+		},
+	}
+	for name, flip := range flips {
+		t.Run(name, func(t *testing.T) {
+			for _, c := range faultCases() {
+				for _, n := range []int{1, parallelThreshold + 4} {
+					ctx, tx := faultContext(c, n)
+					ctx.faults = &faults{sig: flip}
+					errs, err := ctx.run()
+					if err != nil {
+						t.Fatal(err)
+					}
+					checkRefused(t, c, n, ctx, tx, errs)
+				}
+			}
+		})
+	}
+}
+
 // TestSigHashMismatchVerifiedInFull signs each input over a wrong hash:
-// the signature is valid for that hash, so it is proven and seeded under
+// the signature is valid for that hash, so it verifies and is seeded under
 // it, but the engine looks up the hash it computes itself, misses, verifies
 // in full and rejects the input.
 func TestSigHashMismatchVerifiedInFull(t *testing.T) {
@@ -286,8 +287,8 @@ func TestSigHashMismatchVerifiedInFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ctx.proven.Load() != int64(n) || ctx.unproven.Load() != 0 {
-				t.Fatalf("%s/%d: proven %d unproven %d", c.name, n, ctx.proven.Load(), ctx.unproven.Load())
+			if ctx.verified.Load() != int64(n) || ctx.refused.Load() != 0 {
+				t.Fatalf("%s/%d: verified %d refused %d", c.name, n, ctx.verified.Load(), ctx.refused.Load())
 			}
 			// The seeds are there, under the wrong hash only.
 			for i, l := range engineLookups(t, ctx, tx) {
