@@ -2,6 +2,7 @@ package secp
 
 import (
 	"crypto/sha256"
+	"math/big"
 	"testing"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
@@ -118,4 +119,64 @@ func BenchmarkInvertScalar(b *testing.B) {
 			inv.InverseValNonConst(&s)
 		}
 	})
+}
+
+// TestMontMul checks the Montgomery multiplication modulo n against
+// math/big, its constants against their definitions, and the edges
+// (0, 1, n-1) with random values.
+func TestMontMul(t *testing.T) {
+	n := new(big.Int)
+	n.SetString("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFEBAAEDCE6AF48A03BBFD25E8CD0364141", 16)
+	toBig := func(x [4]uint64) *big.Int {
+		v := new(big.Int)
+		for i := 3; i >= 0; i-- {
+			v.Lsh(v, 64).Or(v, new(big.Int).SetUint64(x[i]))
+		}
+		return v
+	}
+	fromBig := func(v *big.Int) [4]uint64 {
+		var x [4]uint64
+		w := new(big.Int).Set(v)
+		mask := new(big.Int).SetUint64(^uint64(0))
+		for i := range 4 {
+			x[i] = new(big.Int).And(w, mask).Uint64()
+			w.Rsh(w, 64)
+		}
+		return x
+	}
+	if toBig(orderN).Cmp(n) != 0 {
+		t.Fatal("orderN is not n")
+	}
+	r := new(big.Int).Lsh(big.NewInt(1), 256)
+	if toBig(montR).Cmp(new(big.Int).Mod(r, n)) != 0 {
+		t.Fatal("montR is not 2^256 mod n")
+	}
+	if toBig(montR2).Cmp(new(big.Int).Mod(new(big.Int).Mul(r, r), n)) != 0 {
+		t.Fatal("montR2 is not 2^512 mod n")
+	}
+	m := new(big.Int).Lsh(big.NewInt(1), 64)
+	if ninv := new(big.Int).ModInverse(n, m); new(big.Int).Mod(new(big.Int).Neg(ninv), m).Uint64() != montNInv {
+		t.Fatal("montNInv is not -n⁻¹ mod 2^64")
+	}
+	rInv := new(big.Int).ModInverse(r, n)
+	nm1 := new(big.Int).Sub(n, big.NewInt(1))
+	vals := []*big.Int{big.NewInt(0), big.NewInt(1), big.NewInt(2), nm1, new(big.Int).Sub(n, big.NewInt(2)),
+		new(big.Int).Lsh(big.NewInt(1), 255), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 192), big.NewInt(1))}
+	for i := range 200 {
+		h := sha256.Sum256([]byte{byte(i), 'm'})
+		vals = append(vals, new(big.Int).Mod(new(big.Int).SetBytes(h[:]), n))
+	}
+	for i, a := range vals {
+		for j, b := range vals {
+			if i > 20 && j > 20 && (i+j)%7 != 0 {
+				continue
+			}
+			want := new(big.Int).Mul(a, b)
+			want.Mul(want, rInv).Mod(want, n)
+			x, y := fromBig(a), fromBig(b)
+			if got := montMul(&x, &y); toBig(got).Cmp(want) != 0 {
+				t.Fatalf("montMul(%d, %d) = %x, want %x", i, j, toBig(got), want)
+			}
+		}
+	}
 }

@@ -6,10 +6,10 @@
 //
 // Constant time (consttime.go), for private keys, nonces and the points
 // derived from them: InvertScalar (s⁻¹ mod n by exponentiation, where the
-// library only has a math/big inversion) and ToAffineBatch (many points to
-// affine form with one of the library's constant-time field inversions).
-// They use the library's constant-time ModNScalar and FieldVal operations
-// only.
+// library only has a math/big inversion; in Montgomery form over math/bits,
+// the library's ModNScalar multiplication being too slow for 330 steps)
+// and ToAffineBatch (many points to affine form with one of the library's
+// constant-time field inversions).
 //
 // Variable time (field.go), for public data only: the library inverts a
 // field element by exponentiation (about 270 field operations);
