@@ -31,6 +31,9 @@ var secretRoots = []string{
 	"internal/sign.nonceRFC6979At",
 	"internal/sign.hmacSHA256",
 	"internal/sign.condSet",
+	"internal/sign.SignMessage",
+	"internal/sign.signMessage",
+	"internal/sign.signCompact",
 	"internal/sign.newSchnorrKey",
 	"(*internal/sign.schnorrKey).signSchnorr",
 	"(*internal/sign.schnorrKey).signSchnorrRaw",
@@ -59,13 +62,18 @@ var secretRoots = []string{
 
 // variableTime are functions whose running time depends on their input
 // and that must never see a secret: the variable-time half of package secp
-// (math/big inside) and the library's math/big scalar inversions. Any use
-// of math/big, or of hdkeychain (math/big on private keys), counts too.
+// (math/big inside), the library's math/big scalar inversions and the
+// library's ECDSA signers, which invert the nonce with them. Any use of
+// math/big, or of hdkeychain (math/big on private keys), counts too.
 var variableTime = map[string]bool{
 	"internal/secp.InvertField": true,
 	"internal/secp.ToAffine":    true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseValNonConst": true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseNonConst":    true,
+	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.Sign":                       true,
+	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.SignCompact":                true,
+	"github.com/btcsuite/btcd/btcec/v2/ecdsa.Sign":                               true,
+	"github.com/btcsuite/btcd/btcec/v2/ecdsa.SignCompact":                        true,
 }
 
 var variableTimePkgs = []string{"math/big", "github.com/btcsuite/btcd/btcutil/v2/hdkeychain"}

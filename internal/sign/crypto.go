@@ -145,6 +145,57 @@ func signExhaustive(d *secp256k1.ModNScalar, dBytes, hash []byte, f *faults) []b
 	}
 }
 
+// signCompact makes Core's compact recoverable signature of hash
+// (CKey::SignCompact, unverified; SignMessage checks it): the first RFC
+// 6979 nonce (no extra data) giving non-zero r and s, low S, and a header
+// byte 27 + recovery id (+ 4 for a compressed key). The recovery id holds
+// R.y's parity and whether R.x overflowed n, flipped with s when s is
+// negated; it is public, being part of the signature.
+func signCompact(d *secp256k1.ModNScalar, hash []byte, compressed bool, f *faults) [65]byte {
+	var dBytes [32]byte
+	d.PutBytes(&dBytes)
+	defer zero32(&dBytes)
+	var e secp256k1.ModNScalar
+	e.SetByteSlice(hash)
+	for iteration := uint32(0); ; iteration++ {
+		k := nonceRFC6979At(dBytes[:], hash, nil, iteration)
+		var R secp256k1.JacobianPoint
+		secp256k1.ScalarBaseMultNonConst(&k, &R)
+		f.point(&R)
+		R.ToAffine()
+		var xb [32]byte
+		R.X.PutBytes(&xb)
+		var r secp256k1.ModNScalar
+		overflow := r.SetBytes(&xb)
+		recID := byte(overflow<<1) | byte(R.Y.IsOddBit())
+		R.Y.Zero()
+		if r.IsZero() {
+			k.Zero()
+			continue
+		}
+		kinv := secp.InvertScalar(&k)
+		k.Zero()
+		var s secp256k1.ModNScalar
+		s.Mul2(d, &r).Add(&e).Mul(&kinv)
+		kinv.Zero()
+		if s.IsZero() {
+			continue
+		}
+		if s.IsOverHalfOrder() {
+			s.Negate()
+			recID ^= 1
+		}
+		var out [65]byte
+		out[0] = 27 + recID
+		if compressed {
+			out[0] += 4
+		}
+		r.PutBytesUnchecked(out[1:33])
+		s.PutBytesUnchecked(out[33:65])
+		return out
+	}
+}
+
 // lowR reports whether r, as a 32-byte big-endian number, has its top bit
 // clear (Core's SigHasLowR). r is public: it is part of the signature.
 func lowR(r *secp256k1.ModNScalar) bool {

@@ -29,11 +29,19 @@ func MessageHash(message string) [32]byte {
 // SignMessage signs a message as Core's MessageSign does: a 65-byte
 // compact recoverable ECDSA signature (RFC 6979 nonce, no grinding) of
 // MessageHash, whose header tells whether the key's public form is
-// compressed, in base64. The signature is checked by recovering the key
-// from it before it is returned.
+// compressed, in base64. The signature is checked as Core's
+// CKey::SignCompact checks it, by recovering the key from it with the
+// library before it is returned.
 func SignMessage(k *Key, message string) (string, error) {
+	return signMessage(k, message, nil)
+}
+
+// signMessage is SignMessage with the test hooks.
+func signMessage(k *Key, message string, f *faults) (string, error) {
 	hash := MessageHash(message)
-	sig := ecdsa.SignCompact(k.priv, hash[:], k.compressed)
+	full := signCompact(&k.priv.Key, hash[:], k.compressed, f)
+	sig := full[:]
+	f.signature(sig)
 	pub, compressed, err := ecdsa.RecoverCompact(sig, hash[:])
 	if err != nil || compressed != k.compressed || !pub.IsEqual(k.pub) {
 		return "", newError(ErrSignFailed, "Sign failed")

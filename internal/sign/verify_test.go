@@ -342,3 +342,41 @@ func TestNeedsDataEmptyFails(t *testing.T) {
 		}
 	}
 }
+
+// TestSignCompact compares signCompact with the library's compact
+// signature (same RFC 6979 nonce, recovery id and header) for both key
+// forms, and checks that SignMessage refuses a signature made with a
+// faulty nonce point or corrupted before its check.
+func TestSignCompact(t *testing.T) {
+	for i := range 60 {
+		k := benchKey(byte(i))
+		h := sha256.Sum256([]byte{byte(i), 'c'})
+		for _, comp := range []bool{true, false} {
+			got := signCompact(&k.priv.Key, h[:], comp, nil)
+			want := btcecdsa.SignCompact(k.priv, h[:], comp)
+			if string(got[:]) != string(want) {
+				t.Fatalf("key %d compressed %v: %x, library %x", i, comp, got, want)
+			}
+		}
+	}
+	var g secp256k1.JacobianPoint
+	var one secp256k1.ModNScalar
+	one.SetInt(1)
+	secp256k1.ScalarBaseMultNonConst(&one, &g)
+	k := benchKey(5)
+	if _, err := signMessage(k, "hello", nil); err != nil {
+		t.Fatal(err)
+	}
+	for name, f := range map[string]*faults{
+		"nonce point": {noncePoint: func(p *secp256k1.JacobianPoint) {
+			var sum secp256k1.JacobianPoint
+			secp256k1.AddNonConst(p, &g, &sum)
+			*p = sum
+		}},
+		"signature": {sig: func(b []byte) { b[64] ^= 1 }},
+	} {
+		if sig, err := signMessage(k, "hello", f); err == nil || sig != "" {
+			t.Fatalf("%s fault: signature %q emitted", name, sig)
+		}
+	}
+}
