@@ -127,7 +127,15 @@ func (c *Client) ChainWork(ctx context.Context, hash chainhash.Hash, height int3
 		return h >= 0 && int(h) < len(w.hashes) && w.hashes[h] == hash
 	}
 	if !cached(height, hash) {
-		if err := c.extendWork(ctx, height); err != nil {
+		// The chain may move while its headers are read: try again
+		// once. A height above the best chain's tip (a side branch
+		// longer than the best chain) is not an error here: the walk
+		// below reaches the cache.
+		err := c.extendWork(ctx, height)
+		if errors.Is(err, errChainMoved) {
+			err = c.extendWork(ctx, height)
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return nil, err
 		}
 	}
@@ -151,6 +159,10 @@ func (c *Client) ChainWork(ctx context.Context, hash chainhash.Hash, height int3
 	}
 	return total, nil
 }
+
+// errChainMoved reports a best chain that changed while extendWork read
+// it.
+var errChainMoved = chainErr(ErrBadReply, "best chain changed while its headers were read", nil)
 
 // maxSideBranch bounds how far ChainWork walks back a block off the best
 // chain.
@@ -188,17 +200,18 @@ func compactToBig(bits uint32) *big.Int {
 // block that left the best chain (a reorganization) is dropped first.
 func (c *Client) extendWork(ctx context.Context, height int32) error {
 	w := &c.work
-	// Drop cached blocks the best chain no longer holds.
-	for n := len(w.hashes); n > 0; {
+	// Drop cached blocks the best chain no longer holds, stepping back
+	// twice as far each time.
+	for back := 1; len(w.hashes) > 0; back *= 2 {
+		n := len(w.hashes)
 		hs, err := c.BlockHashes(ctx, []int32{int32(n - 1)})
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrNotFound) {
 			return err
 		}
-		if hs[0] == w.hashes[n-1] {
+		if err == nil && hs[0] == w.hashes[n-1] {
 			break
 		}
-		// Step back twice as far each time.
-		n = max(0, n-1-(len(w.hashes)-n))
+		n = max(0, n-back)
 		w.hashes, w.work = w.hashes[:n], w.work[:n]
 	}
 	const step = 2000
@@ -220,9 +233,11 @@ func (c *Client) extendWork(ctx context.Context, height int32) error {
 			prev := new(big.Int)
 			if n := len(w.hashes); n > 0 {
 				if hdr.PrevBlock != w.hashes[n-1] {
-					// The chain moved while we read it: start over.
-					w.hashes, w.work = nil, nil
-					return chainErr(ErrBadReply, c.c.name+": best chain changed while its headers were read", nil)
+					// The chain moved while we read it: drop
+					// the top of the cache and start over.
+					keep := max(0, n-64)
+					w.hashes, w.work = w.hashes[:keep], w.work[:keep]
+					return errChainMoved
 				}
 				prev = w.work[n-1]
 			}
