@@ -422,15 +422,16 @@ func newGetBlockFilter(d *Deps) *rpc.Method {
 
 func newGetBlockStats(d *Deps) *rpc.Method {
 	return nodeMethod(d, &rpc.Method{
-		Name:        "getblockstats",
-		Category:    "blockchain",
-		Description: "Compute per block statistics for a given window (forwarded to a bitcoind backend; btcd keeps no undo data to answer it).",
+		Name:     "getblockstats",
+		Category: "blockchain",
+		Description: "Compute per block statistics for a given window. All amounts are in satoshis.\n" +
+			"With btcd the spent outputs come from its transaction index (-txindex).",
 		Params: []rpc.Param{
-			{Name: "hash_or_height", Type: rpc.TypeAny, Description: "The block hash or height of the target block"},
+			{Name: "hash_or_height", Type: rpc.TypeAny, SkipTypeCheck: true, Description: "The block hash or height of the target block"},
 			{Name: "stats", Type: rpc.TypeArray, Optional: true, Default: "all values",
 				Description: "Values to plot (see result below)"},
 		},
 		Result:   `{ "avgfee", "avgfeerate", ... }`,
 		Examples: []string{`'"00000000c937983704a73af28acdec37b049d214adbda81d7e2a3dd146f6ed09"' '["minfeerate","avgfeerate"]'`},
-	}, nil)
+	}, btcdBlockStats(d))
 }

@@ -368,6 +368,48 @@ func TestNodeCallsBtcd(t *testing.T) {
 		t.Errorf("getblock 2 fees: %s", raw)
 	}
 
+	// Block statistics of the block with the parent (fee 10000) and the
+	// child (fee 2000).
+	raw = okCall(t, s, "getblockstats", nil, block)
+	wantKeys(t, "getblockstats", raw, strings.Fields(`avgfee avgfeerate avgtxsize blockhash feerate_percentiles
+height ins maxfee maxfeerate maxtxsize medianfee mediantime mediantxsize minfee minfeerate mintxsize outs
+subsidy swtotal_size swtotal_weight swtxs time total_out total_size total_weight totalfee txs utxo_increase
+utxo_size_inc utxo_increase_actual utxo_size_inc_actual`))
+	var st map[string]any
+	json.Unmarshal(raw, &st)
+	var parentHex string
+	btcd.CallResult(&parentHex, "getrawtransaction", parentID, 0)
+	ptx := testenv.DecodeTx(t, parentHex)
+	parentWeight := int64(ptx.SerializeSizeStripped()*3 + ptx.SerializeSize())
+	height := float64(tipHeight + 1)
+	wantStats := map[string]float64{"txs": 3, "ins": 2, "totalfee": 12000, "maxfee": 10000, "minfee": 2000,
+		"medianfee": 6000, "avgfee": 6000, "total_weight": float64(parentWeight + childWeight),
+		"avgfeerate": float64(12000 * 4 / (parentWeight + childWeight)), "height": height, "swtxs": 2,
+		"subsidy": float64(int64(50e8) >> (int64(height) / 150)),
+		// The parent spends the 50 BTC coinbase of block 1.
+		"total_out":  float64(50e8 - 10_000 + paid - 2_000),
+		"maxfeerate": float64(10000 * 4 / parentWeight), "minfeerate": float64(2000 * 4 / childWeight)}
+	for k, v := range wantStats {
+		if st[k] != v {
+			t.Errorf("getblockstats %s = %v, want %v", k, st[k], v)
+		}
+	}
+	// The child holds between a quarter and a half of the weight: the
+	// 10th and 25th percentiles are its rate, the others the parent's.
+	cr, pr := 2000*4/childWeight, 10000*4/parentWeight
+	if got, want := fmt.Sprint(st["feerate_percentiles"]), fmt.Sprint([]any{float64(cr), float64(cr), float64(pr),
+		float64(pr), float64(pr)}); got != want {
+		t.Errorf("feerate_percentiles %s, want %s", got, want)
+	}
+	raw = okCall(t, s, "getblockstats", nil, tipHeight+1, []string{"totalfee", "avgfee", "totalfee"})
+	if string(raw) != `{"avgfee":6000,"totalfee":12000}` {
+		t.Errorf("getblockstats selected: %s", raw)
+	}
+	errCall(t, s, rpc.CodeInvalidParameter, "Invalid selected statistic 'nosuch'", "getblockstats", block, []string{"nosuch"})
+	errCall(t, s, rpc.CodeInvalidParameter, "Target block height -1 is negative", "getblockstats", -1)
+	errCall(t, s, rpc.CodeInvalidParameter, fmt.Sprintf("Target block height %d after current tip %d", tipHeight+2, tipHeight+1),
+		"getblockstats", tipHeight+2)
+
 	raw = okCall(t, s, "getrawtransaction", nil, child.TxHash().String(), 1)
 	wantKeys(t, "getrawtransaction mined", raw, coreMinedTxKeys)
 	if !strings.Contains(string(raw), `"blockhash":"`+block+`","confirmations":1,`) {

@@ -375,7 +375,7 @@ func TestNodeCallsWalletMethodsNotForwarded(t *testing.T) {
 func TestNodeCallsBtcdCannot(t *testing.T) {
 	double, _ := newRecordedBitcoind(t, nil)
 	s := nodeServer(t, backendClient(t, chain.KindBtcd, double))
-	for _, method := range []string{"getblockstats", "scantxoutset", "getdeploymentinfo", "generatetoaddress", "getpeerinfo"} {
+	for _, method := range []string{"scantxoutset", "getdeploymentinfo", "generatetoaddress", "getpeerinfo"} {
 		r := nodeCall(t, s, "/", method, json.RawMessage(nodeCallArgs[method]))
 		if r.Error == nil || r.Error.Code != rpc.CodeMethodNotFound || !strings.Contains(r.Error.Message, "btcd chain backend") ||
 			!strings.Contains(r.Error.Message, method) || r.Status != 404 {

@@ -54,11 +54,10 @@ type blockTxJSON struct {
 	Hex string      `json:"hex"`
 }
 
-// blockTxsJSON describes the transactions of blk for getblock at verbosity
-// 2 and above. The fees come from the spent outputs, read from the block
-// itself and the backend (btcd's transaction index); when one cannot be
-// read the fees are left out, as Core leaves them out without undo data.
-func blockTxsJSON(ctx context.Context, b chain.Backend, d *Deps, blk *chain.Block) ([]blockTxJSON, error) {
+// blockPrevouts returns the transactions whose outputs the inputs of blk
+// spend, from the block itself and the backend (btcd answers mined ones
+// with its transaction index), and whether every one was found.
+func blockPrevouts(ctx context.Context, b chain.Backend, blk *chain.Block) (map[chainhash.Hash]*wire.MsgTx, bool, error) {
 	known := make(map[chainhash.Hash]*wire.MsgTx, len(blk.Transactions))
 	for i, tx := range blk.Transactions {
 		known[blk.TxIDs[i]] = tx
@@ -74,19 +73,40 @@ func blockTxsJSON(ctx context.Context, b chain.Backend, d *Deps, blk *chain.Bloc
 			}
 		}
 	}
-	haveFees := true
+	all := true
 	if len(missing) > 0 {
 		txs, err := b.MempoolTxs(ctx, missing)
 		if err != nil {
-			return nil, backendError(err)
+			return nil, false, backendError(err)
 		}
 		for i, tx := range txs {
 			if tx == nil {
-				haveFees = false
+				all = false
 				continue
 			}
 			known[missing[i]] = tx
 		}
+	}
+	return known, all, nil
+}
+
+// spentOutput returns the output in spends, from prevouts.
+func spentOutput(prevouts map[chainhash.Hash]*wire.MsgTx, in *wire.TxIn) (*wire.TxOut, bool) {
+	prev := prevouts[in.PreviousOutPoint.Hash]
+	if prev == nil || int(in.PreviousOutPoint.Index) >= len(prev.TxOut) {
+		return nil, false
+	}
+	return prev.TxOut[in.PreviousOutPoint.Index], true
+}
+
+// blockTxsJSON describes the transactions of blk for getblock at verbosity
+// 2 and above. The fees come from the spent outputs (blockPrevouts); when
+// one cannot be read the fees are left out, as Core leaves them out
+// without undo data.
+func blockTxsJSON(ctx context.Context, b chain.Backend, d *Deps, blk *chain.Block) ([]blockTxJSON, error) {
+	prevouts, haveFees, err := blockPrevouts(ctx, b, blk)
+	if err != nil {
+		return nil, err
 	}
 	out := make([]blockTxJSON, len(blk.Transactions))
 	for i, tx := range blk.Transactions {
@@ -94,11 +114,11 @@ func blockTxsJSON(ctx context.Context, b chain.Backend, d *Deps, blk *chain.Bloc
 		if i > 0 && haveFees {
 			var in int64
 			for _, txin := range tx.TxIn {
-				prev := known[txin.PreviousOutPoint.Hash]
-				if prev == nil || int(txin.PreviousOutPoint.Index) >= len(prev.TxOut) {
+				o, ok := spentOutput(prevouts, txin)
+				if !ok {
 					return nil, rpc.NewError(rpc.CodeMisc, "chain backend: spent output of "+blk.TxIDs[i].String()+" not found")
 				}
-				in += prev.TxOut[txin.PreviousOutPoint.Index].Value
+				in += o.Value
 			}
 			for _, o := range tx.TxOut {
 				in -= o.Value
