@@ -2,6 +2,7 @@ package script
 
 import (
 	"encoding/hex"
+	"strings"
 	"testing"
 )
 
@@ -90,4 +91,34 @@ func TestHasValidOps(t *testing.T) {
 	if !IsUnspendable([]byte{OpReturn}) || IsUnspendable([]byte{0x51}) || !IsUnspendable(make([]byte, MaxScriptSize+1)) {
 		t.Error("IsUnspendable")
 	}
+}
+
+// FuzzAsm checks that Asm and HasValidOps never panic on any script, that
+// a script whose operations are valid renders without "[error]", and that
+// without signature decoding the rendering has one word per operation.
+func FuzzAsm(f *testing.F) {
+	for _, s := range []string{"", "76a914cb3b9c7d7df2ec4406dca987ec45b9eff347dd5188ac", "4c", "6a0568656c6c6f",
+		"47" + derSig + "01", "004f516002ff800180", "4d0100ff", "4e01000000ff"} {
+		b, _ := hex.DecodeString(s)
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, scr []byte) {
+		plain := Asm(scr, false)
+		_ = Asm(scr, true)
+		if HasValidOps(scr) && strings.Contains(plain, "[error]") {
+			t.Fatalf("%x: valid operations rendered %q", scr, plain)
+		}
+		ops := 0
+		for pc := 0; pc < len(scr); ops++ {
+			_, _, next, ok := NextOp(scr, pc)
+			if !ok {
+				ops++
+				break
+			}
+			pc = next
+		}
+		if plain != "" && len(strings.Split(plain, " ")) != ops {
+			t.Fatalf("%x: %d operations, asm %q", scr, ops, plain)
+		}
+	})
 }
