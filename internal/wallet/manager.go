@@ -498,10 +498,27 @@ func (m *Manager) updateStartup(name string, add *bool) error {
 	if err := os.MkdirAll(m.cfg.NetDir, 0o700); err != nil {
 		return err
 	}
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
+	// Temporary file, synced, renamed, folder synced: a crash leaves the
+	// old list or the new one, never a torn file.
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
 		return err
 	}
-	return os.Rename(tmp, m.settingsPath())
+	_, err = f.Write(append(data, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, m.settingsPath())
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return syncDir(m.cfg.NetDir)
 }
 
 // LoadStartup loads the wallets named on the command line (extra) and in
