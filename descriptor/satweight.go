@@ -182,3 +182,98 @@ func (n *node) maxSatElems() (int, bool) {
 	}
 	return 0, false
 }
+
+// MaxWeightToSatisfy returns an upper bound of the weight a satisfaction
+// adds to an input, measured as rust-miniscript's max_weight_to_satisfy
+// measures it: the segwit weight of the satisfied input less that of the
+// same input left empty. Unlike MaxSatisfactionWeight it counts the growth
+// of the scriptSig length and witness element count prefixes, the real
+// push opcode of a P2SH redeem script, and for tr() with a script tree the
+// largest script-path spend (satisfaction, leaf script, control block).
+// ECDSA signatures count 73 bytes with their push, Schnorr signatures 66.
+// ok is false for combo(), addr(), raw() and scripts with no satisfaction.
+func (d *Descriptor) MaxWeightToSatisfy() (weight int, ok bool) { return d.root.maxWeightToSatisfy() }
+
+// varintDiff is how much a compact-size count grows from 0 to n.
+func varintDiff(n int) int { return wire.VarIntSerializeSize(uint64(n)) - 1 }
+
+// pushOpcodeSize is the size of the opcode and length that push n bytes.
+func pushOpcodeSize(n int) int {
+	switch {
+	case n < 0x4c:
+		return 1
+	case n <= 0xff:
+		return 2
+	case n <= 0xffff:
+		return 3
+	}
+	return 5
+}
+
+// scriptSigWeight is the weight a scriptSig of size bytes adds.
+func scriptSigWeight(size int) int { return witnessScale * (varintDiff(size) + size) }
+
+func (n *node) maxWeightToSatisfy() (int, bool) {
+	switch n.kind {
+	case KindPK, KindPKH, KindMulti, KindSortedMulti:
+		sat, _ := n.maxSatSize(true)
+		return scriptSigWeight(sat), true
+	case KindWPKH:
+		sat, _ := n.maxSatSize(true)
+		return varintDiff(2) + sat, true
+	case KindWSH:
+		return n.subs[0].wshWitnessWeight()
+	case KindSH:
+		sub := n.subs[0]
+		switch sub.kind {
+		case KindWPKH, KindWSH:
+			// The scriptSig is the push of the 22- or 34-byte program.
+			script, _ := sub.scriptSize()
+			w, ok := sub.maxWeightToSatisfy()
+			return scriptSigWeight(1+script) + w, ok
+		}
+		sat, ok1 := sub.maxSatSize(true)
+		script, ok2 := sub.scriptSize()
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		return scriptSigWeight(pushOpcodeSize(script) + script + sat), true
+	case KindRawTR:
+		return varintDiff(1) + 1 + 65, true
+	case KindTR:
+		if len(n.subs) == 0 {
+			return varintDiff(1) + 1 + 65, true
+		}
+		best, found := 0, false
+		for i, leaf := range n.subs {
+			sat, ok1 := leaf.maxSatSize(true)
+			elems, ok2 := leaf.maxSatElems()
+			script, ok3 := leaf.scriptSize()
+			if !ok1 || !ok2 || !ok3 {
+				continue
+			}
+			control := 33 + 32*n.depths[i]
+			w := varintDiff(elems+2) + sat +
+				wire.VarIntSerializeSize(uint64(script)) + script +
+				wire.VarIntSerializeSize(uint64(control)) + control
+			if !found || w > best {
+				best, found = w, true
+			}
+		}
+		return best, found
+	}
+	return 0, false
+}
+
+// wshWitnessWeight is the weight of a P2WSH witness for the witness script
+// of n: the element count's growth, the satisfaction, the script and its
+// length.
+func (n *node) wshWitnessWeight() (int, bool) {
+	sat, ok1 := n.maxSatSize(true)
+	elems, ok2 := n.maxSatElems()
+	script, ok3 := n.scriptSize()
+	if !ok1 || !ok2 || !ok3 {
+		return 0, false
+	}
+	return varintDiff(elems+1) + sat + wire.VarIntSerializeSize(uint64(script)) + script, true
+}

@@ -102,3 +102,52 @@ func TestMaxSatisfactionWeightNone(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxWeightToSatisfy checks rust-miniscript's measure: equal to Core's
+// figure with 72-byte signatures where the prefixes do not grow, larger
+// where they do (a redeem script pushed with OP_PUSHDATA1 and a scriptSig
+// whose length needs three bytes), and the largest script path of a tr()
+// tree.
+func TestMaxWeightToSatisfy(t *testing.T) {
+	multi := "multi(2," + swK1 + "," + swK2 + "," + swK3 + ")"
+	for _, c := range []struct {
+		desc string
+		want int
+	}{
+		{"pkh(" + swK1 + ")", 4 * 107},
+		{"wpkh(" + swK1 + ")", 107},
+		{"sh(wpkh(" + swK1 + "))", 4*23 + 107},
+		{"pk(" + swK1 + ")", 4 * 73},
+		{multi, 4 * 147},
+		{"wsh(" + multi + ")", 1 + 105 + 147},
+		{"sh(wsh(" + multi + "))", 4*35 + 253},
+		// scriptSig: 147 of signatures, OP_PUSHDATA1 105 and the 105-byte
+		// script: 254 bytes, whose length takes 3 bytes instead of 1.
+		{"sh(" + multi + ")", 4 * (2 + 2 + 105 + 147)},
+		{"sh(sortedmulti(1," + swK1 + "," + swK2 + "))", 4 * (1 + 71 + 74)},
+		{"tr(" + swK1 + ")", 66},
+		{"rawtr(" + swK1 + ")", 66},
+		// Each leaf: a 66-byte signature, the 34-byte script and its
+		// length, a 65-byte control block (depth 1) and its length.
+		{"tr(" + swK1 + ",{pk(" + swK2 + "),pk(" + swK3 + ")})", 66 + 35 + 66},
+		// The deeper leaf (depth 2) of a 2-of-3 multi_a: 2 signatures, one
+		// empty push, the 104-byte script, a 97-byte control block.
+		{"tr(" + swK1 + ",{pk(" + swK2 + "),{pk(" + swK3 + "),multi_a(2," + swK1[2:] + "," + swK2[2:] + "," + swK3[2:] + ")}})",
+			2*66 + 1 + 1 + 104 + 1 + 97},
+		{"wsh(and_v(v:pk(" + swK1 + "),older(10)))", 1 + 37 + 73},
+	} {
+		d, err := Parse(c.desc, &chaincfg.RegressionNetParams)
+		if err != nil {
+			t.Fatalf("%s: %v", c.desc, err)
+		}
+		if got, ok := d.MaxWeightToSatisfy(); !ok || got != c.want {
+			t.Errorf("%s: %d %v, want %d", c.desc, got, ok, c.want)
+		}
+	}
+	for _, s := range []string{"combo(" + swK1 + ")", "raw(51)", "addr(bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd)"} {
+		d, _ := Parse(s, &chaincfg.RegressionNetParams)
+		if w, ok := d.MaxWeightToSatisfy(); ok {
+			t.Errorf("%s: %d", s, w)
+		}
+	}
+}
