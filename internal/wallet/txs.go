@@ -53,6 +53,8 @@ type TxInfo struct {
 	WTxID        chainhash.Hash
 	Time         int64
 	TimeReceived int64
+	// Tx is the transaction itself, shared with the wallet: read only.
+	Tx *wire.MsgTx
 }
 
 // TxEntry is one entry of listtransactions or of gettransaction's details.
@@ -315,7 +317,7 @@ func (w *Wallet) TxCount() int {
 func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 	depth := w.chain.depth(wt, tip)
 	in := TxInfo{Confirmations: depth, Generated: wt.coinbase, TxID: wt.txid,
-		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart}
+		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart, Tx: wt.tx}
 	if in.Time == 0 {
 		in.Time = wt.rec.TimeReceived
 	}

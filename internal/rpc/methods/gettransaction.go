@@ -59,7 +59,7 @@ func newGetTransaction(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			res := getTxResult{Amount: rpc.Amount(det.Amount), txJSON: toTxJSON(det.Info),
+			res := getTxResult{Amount: rpc.Amount(det.Amount), txJSON: toTxJSON(det.Info, newRBFCheck(ctx, d)),
 				Details: []detailEntry{}, Hex: det.Hex, LastProcessedBlock: lastProcessed(d, w)}
 			if det.Fee != nil {
 				f := rpc.Amount(*det.Fee)

@@ -39,7 +39,9 @@ type txJSON struct {
 	Replaceable     string   `json:"bip125-replaceable"`
 }
 
-func toTxJSON(in wallet.TxInfo) *txJSON {
+// toTxJSON builds the transaction fields; rbf answers bip125-replaceable
+// for an unconfirmed transaction.
+func toTxJSON(in wallet.TxInfo, rbf *rbfCheck) *txJSON {
 	t := &txJSON{Confirmations: in.Confirmations, Generated: in.Generated, Trusted: in.Trusted,
 		TxID: in.TxID.String(), WTxID: in.WTxID.String(), WalletConflicts: []string{},
 		MempoolConflict: []string{}, Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no"}
@@ -47,12 +49,12 @@ func toTxJSON(in wallet.TxInfo) *txJSON {
 		h, i, bt := in.BlockHeight, in.BlockIndex, in.BlockTime
 		t.BlockHash, t.BlockHeight, t.BlockIndex, t.BlockTime = in.BlockHash.String(), &h, &i, &bt
 	} else {
-		t.Replaceable = "unknown"
+		t.Replaceable = rbf.status(in)
 	}
 	return t
 }
 
-func toTxEntry(e wallet.TxEntry, long bool) txEntry {
+func toTxEntry(e wallet.TxEntry, long bool, rbf *rbfCheck) txEntry {
 	out := txEntry{Address: e.Address, ParentDescs: e.ParentDescs, Category: e.Category,
 		Amount: rpc.Amount(e.Amount), Label: e.Label, Vout: e.Vout}
 	if e.Category == "receive" || e.Category == "generate" || e.Category == "immature" || e.Category == "orphan" {
@@ -65,7 +67,7 @@ func toTxEntry(e wallet.TxEntry, long bool) txEntry {
 		out.Fee = &f
 	}
 	if long {
-		out.txJSON = toTxJSON(e.Info)
+		out.txJSON = toTxJSON(e.Info, rbf)
 	}
 	return out
 }
@@ -121,8 +123,9 @@ func newListTransactions(d *Deps) *rpc.Method {
 				return nil, MapError(err)
 			}
 			out := make([]txEntry, len(list))
+			rbf := newRBFCheck(ctx, d)
 			for i, e := range list {
-				out[i] = toTxEntry(e, true)
+				out[i] = toTxEntry(e, true, rbf)
 			}
 			return out, nil
 		},
