@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
@@ -202,4 +203,34 @@ func TestImportXpubDerivedFromXprv(t *testing.T) {
 
 	other := cs("wsh(multi(1," + tprv + "/48h/1h/0h/2/*,[" + k.BIP32["t02"].Fingerprint + "/48h/1h/0h]" + k.BIP32["t02"].TPUB + "/1/*))")
 	a.ok(w, "importdescriptors", imp(el(other, `"range":[0,5]`)), "["+warnResult(msgNotAllKeys)+"]")
+}
+
+// TestMiniscriptOverP2WSHSizeLimit pins Core's answers on either side of
+// the P2WSH script size limit (issue 11, defect 13, third point). A
+// thresh() of 97 keys (3589 bytes) parses and breaks the ops limit: Core
+// names it ("needs witnesses that may exceed resource limits"). Past 3600
+// bytes Core's miniscript parser (miniscript::internal::Parse) gives up
+// without a node, so descriptor.cpp falls through to "A function is
+// needed within P2WSH": that is Core's reply for thresh(150, 300 keys)
+// too, and descwallet keeps it.
+func TestMiniscriptOverP2WSHSizeLimit(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	tpub := k.BIP32["t01"].TPUB
+	thresh := func(k, n int) (string, string) {
+		subs := []string{"pk(" + tpub + "/0)"}
+		for i := 1; i < n; i++ {
+			subs = append(subs, fmt.Sprintf("s:pk(%s/%d)", tpub, i))
+		}
+		inner := fmt.Sprintf("thresh(%d,%s)", k, strings.Join(subs, ","))
+		return "wsh(" + inner + ")", inner
+	}
+	d, inner := thresh(1, 97)
+	b, _ := json.Marshal(d)
+	a.fails(nil, "getdescriptorinfo", "["+string(b)+"]", -5, inner+" is not sane: needs witnesses that may exceed resource limits")
+	for _, c := range [][2]int{{1, 98}, {150, 300}} {
+		d, _ := thresh(c[0], c[1])
+		b, _ := json.Marshal(d)
+		a.fails(nil, "getdescriptorinfo", "["+string(b)+"]", -5, "A function is needed within P2WSH")
+	}
 }
