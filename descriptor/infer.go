@@ -206,11 +206,16 @@ func inferScript(s []byte, ctx pctx, p Provider, net *chaincfg.Params) *node {
 	return &node{kind: KindRaw, script: append([]byte(nil), s...)}
 }
 
-// inferTaproot rebuilds tr(KEY,TREE) from spend data, or nil when a leaf
-// cannot be inferred.
+// inferTaproot rebuilds tr(KEY,TREE) from spend data, with the leaves in
+// the order Core's tree inference gives them, or nil when the tree or a
+// leaf cannot be inferred.
 func inferTaproot(tr *Taproot, p Provider, net *chaincfg.Params) *node {
+	leaves, ok := inferTapLeaves(tr)
+	if !ok {
+		return nil
+	}
 	n := &node{kind: KindTR, keys: []keyExpr{inferXOnly(tr.InternalKey[:], p)}}
-	for _, l := range tr.Leaves {
+	for _, l := range leaves {
 		if l.LeafVersion != LeafVersionTapscript {
 			return nil
 		}

@@ -563,9 +563,16 @@ func aiCases(t *testing.T, k aiKeys) []aiCase {
 		}
 		imp := &aiImport{desc: "tr(" + keyText(priv, "k06") + ",{pk(" + leafA + "),pk(" + leafB + ")})"}
 		parent := "tr(" + tapKey(priv, "k06") + ",{pk(" + k.WIF["k07"].XOnly + "),pk(" + leafB + ")})"
+		// Core infers the tree from its spend data: of two leaves under
+		// one branch, the one whose script sorts first is listed first.
+		pkA := "pk([" + fa + "]" + hex.EncodeToString(xa) + ")"
+		pkB := "pk([" + aiFP(xb) + "]" + hex.EncodeToString(xb) + ")"
+		if bytes.Compare(aiPK(xb), aiPK(xa)) < 0 {
+			pkA, pkB = pkB, pkA
+		}
 		return imp, []aiWant{
 			{out: aiP2TR(aiTapOutput(xk, root)), mine: true,
-				desc:   "tr([" + fp("k06") + "]" + hex.EncodeToString(xk) + ",{pk([" + fa + "]" + hex.EncodeToString(xa) + "),pk([" + aiFP(xb) + "]" + hex.EncodeToString(xb) + ")})",
+				desc:   "tr([" + fp("k06") + "]" + hex.EncodeToString(xk) + ",{" + pkA + "," + pkB + "})",
 				parent: parent, labels: []string{""}},
 			aiForeign(aiP2TR(aiTapOutput(xk, nil))),
 		}
@@ -894,9 +901,21 @@ func aiCases(t *testing.T, k aiKeys) []aiCase {
 			cParent = k.WIF["k20"].XOnly
 		}
 		ok := func(n string, x []byte) string { return "[" + fp(n) + "]" + hex.EncodeToString(x) }
+		// Core infers the tree from its spend data, placing leaves in the
+		// order of their scripts: the branch holding the smallest script
+		// comes first, and so does the smaller of two sibling leaves.
+		pa, pb, pc := "pk("+ok("k18", xa)+")", "pk("+ok("k19", xb)+")", "pk("+ok("k20", xc)+")"
+		sb, sc := aiPK(xb), aiPK(xc)
+		if bytes.Compare(sc, sb) < 0 {
+			pb, pc, sb = pc, pb, sc
+		}
+		tree := "{" + pa + ",{" + pb + "," + pc + "}}"
+		if bytes.Compare(sb, aiPK(xa)) < 0 {
+			tree = "{{" + pb + "," + pc + "}," + pa + "}"
+		}
 		return &aiImport{desc: "tr(" + keyText(priv, "k17") + ",{pk(" + hx("k18") + "),{pk(" + hx("k19") + "),pk(" + kc + ")}})"}, []aiWant{
 			{out: aiP2TR(aiTapOutput(xk, root)), mine: true,
-				desc:   "tr(" + ok("k17", xk) + ",{pk(" + ok("k18", xa) + "),{pk(" + ok("k19", xb) + "),pk(" + ok("k20", xc) + ")}})",
+				desc:   "tr(" + ok("k17", xk) + "," + tree + ")",
 				parent: "tr(" + tapKey(priv, "k17") + ",{pk(" + hx("k18") + "),{pk(" + hx("k19") + "),pk(" + cParent + ")}})", labels: []string{""}},
 		}
 	})

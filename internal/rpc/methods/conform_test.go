@@ -234,3 +234,45 @@ func TestMiniscriptOverP2WSHSizeLimit(t *testing.T) {
 		a.fails(nil, "getdescriptorinfo", "["+string(b)+"]", -5, "A function is needed within P2WSH")
 	}
 }
+
+// TestTaprootTreeInferredInCoreOrder: getaddressinfo's desc of a tr()
+// output with a script tree lists the leaves as Core's InferTaprootTree
+// rebuilds them from the spend data, not in the imported order (issue 11,
+// defect 13): leaves are placed in the byte order of their scripts, each
+// going left where its control block leaves the side open. Here the
+// x-only keys sort k03 < k01 < k02.
+func TestTaprootTreeInferredInCoreOrder(t *testing.T) {
+	k := loadAuditKeys(t)
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w", true, true]`, `{"name":"w"}`)
+	x := func(n string) string { return k.WIF[n].Pubkey[2:] }
+	// pk() of a key as inferred: its x-only form with Core's origin for a
+	// plain key (the fingerprint of its even-Y public key).
+	pk := func(n string) string {
+		h := script.Hash160(mustHex(t, "02"+x(n)))
+		return fmt.Sprintf("pk([%x]%s)", h[:4], x(n))
+	}
+	ik := x("k04")
+	ikh := script.Hash160(mustHex(t, "02"+ik))
+	trOf := func(tree string) string { return fmt.Sprintf("tr([%x]%s,%s)", ikh[:4], ik, tree) }
+	for _, c := range []struct{ in, want string }{
+		{"{pk(" + x("k02") + "),pk(" + x("k01") + ")}", "{" + pk("k01") + "," + pk("k02") + "}"},
+		{"{pk(" + x("k01") + "),{pk(" + x("k02") + "),pk(" + x("k03") + ")}}", "{{" + pk("k03") + "," + pk("k02") + "}," + pk("k01") + "}"},
+		{"{{pk(" + x("k02") + "),pk(" + x("k01") + ")},pk(" + x("k03") + ")}", "{" + pk("k03") + ",{" + pk("k01") + "," + pk("k02") + "}}"},
+		// Two identical leaves share one control block.
+		{"{pk(" + x("k02") + "),pk(" + x("k02") + ")}", "{" + pk("k02") + "," + pk("k02") + "}"},
+	} {
+		d := cs("tr(" + ik + "," + c.in + ")")
+		a.ok(w, "importdescriptors", imp(el(d)), `[{"success":true}]`)
+		var addrs []string
+		mustResult(t, a.do(w, "deriveaddresses", `["`+d+`"]`), "deriveaddresses", &addrs)
+		var info struct {
+			Desc string `json:"desc"`
+		}
+		mustResult(t, a.do(w, "getaddressinfo", `["`+addrs[0]+`"]`), "getaddressinfo", &info)
+		if want := cs(trOf(c.want)); info.Desc != want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, info.Desc, want)
+		}
+	}
+}
