@@ -27,8 +27,17 @@ type Chain struct {
 	Mempool []*wire.MsgTx
 }
 
-// Scripts are the scriptPubKeys the wallet watches, each with its address.
-type Scripts map[string]string
+// Scripts are the scriptPubKeys the wallet watches.
+type Scripts map[string]Watched
+
+// Watched is a script the wallet watches: its address, and whether it is
+// change (no address-book entry: an output to it in a transaction that
+// spends the wallet's coins is neither a send nor a receive in the
+// listings).
+type Watched struct {
+	Address string
+	Change  bool
+}
 
 // Tx is a wallet transaction as the model sees it.
 type Tx struct {
@@ -122,9 +131,9 @@ type View struct {
 // wallet transaction (mined or in the mempool) spends it; an unconfirmed
 // transaction is trusted when every input spends a wallet output of a
 // trusted transaction; listings show, for a transaction spending wallet
-// outputs, a send for each output (every watched script here has an
-// address-book entry, so none counts as change) and the fee, and a receive
-// for each output paying the wallet.
+// outputs, a send for each output that is not change and the fee, and a
+// receive for each output paying the wallet, change left out of a
+// transaction spending wallet outputs (Core's CachedTxGetAmounts).
 //
 // names gives the address of every script outside the wallet that the
 // listings may show (the wallet prints the address of any standard script).
@@ -185,7 +194,7 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 			}
 			if !immature {
 				v.Unspent = append(v.Unspent, Unspent{TxID: t.ID.String(), Vout: uint32(i),
-					Address: s[string(out.PkScript)], Amount: out.Value, Confirmations: depth, Safe: trusted})
+					Address: s[string(out.PkScript)].Address, Amount: out.Value, Confirmations: depth, Safe: trusted})
 			}
 		}
 
@@ -214,6 +223,9 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 			f := valueOut - debit
 			fee = &f
 			for i, out := range t.Tx.TxOut {
+				if s[string(out.PkScript)].Change {
+					continue
+				}
 				e := base
 				e.Category, e.Vout, e.Amount, e.Fee = "send", uint32(i), -out.Value, fee
 				e.Address = m.address(out.PkScript)
@@ -221,12 +233,12 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 			}
 		}
 		for i, out := range t.Tx.TxOut {
-			addr, ok := s[string(out.PkScript)]
-			if !ok {
+			ws, ok := s[string(out.PkScript)]
+			if !ok || debit > 0 && ws.Change {
 				continue
 			}
 			e := base
-			e.Category, e.Vout, e.Amount, e.Address = "receive", uint32(i), out.Value, addr
+			e.Category, e.Vout, e.Amount, e.Address = "receive", uint32(i), out.Value, ws.Address
 			if t.Coinbase {
 				switch {
 				case depth < 1:
@@ -315,8 +327,8 @@ func (m *model) trusted(t *Tx) bool {
 // address returns the address of a script the wallet watches, or the one
 // the caller named for outside scripts.
 func (m *model) address(script []byte) string {
-	if a, ok := m.s[string(script)]; ok {
-		return a
+	if w, ok := m.s[string(script)]; ok {
+		return w.Address
 	}
 	return m.names[string(script)]
 }

@@ -44,6 +44,7 @@ type slot struct {
 	key      *testenv.Key
 	out      testenv.Output
 	desc     string
+	change   bool
 	imported bool
 }
 
@@ -116,7 +117,7 @@ func newHarness(t *testing.T, seed int64) *harness {
 	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewSource(seed)), dir: t.TempDir(),
 		names: map[string]string{}, counts: map[string]int{}, blocks: map[chainhash.Hash]*wire.MsgBlock{},
 		txCache: map[chainhash.Hash]*wire.MsgTx{}}
-	for k := 0; k < 3; k++ {
+	for k := 0; k < 4; k++ {
 		key := testenv.NewKey(fmt.Sprintf("acctest wallet key %d", k))
 		for _, s := range []*slot{
 			{kind: "pkh", out: key.PKH, desc: "pkh(" + key.PubKeyHex + ")"},
@@ -124,7 +125,8 @@ func newHarness(t *testing.T, seed int64) *harness {
 			{kind: "wpkh", out: key.WPKH, desc: "wpkh(" + key.PubKeyHex + ")"},
 			{kind: "tr", out: key.TR, desc: "tr(" + key.PubKeyHex + ")"},
 		} {
-			s.key = key
+			// The last key's scripts are imported as internal: change.
+			s.key, s.change = key, k == 3
 			s.desc = descriptor.AddChecksum(s.desc)
 			h.slots = append(h.slots, s)
 			h.names[string(s.out.Script)] = s.out.Address
@@ -161,8 +163,10 @@ func (h *harness) setup() {
 	if err := h.d.CallResult(&cw, "createwallet", "w", true, true); err != nil {
 		h.fail("createwallet: %v", err)
 	}
-	for _, s := range h.slots[:4] {
-		h.importSlot(s)
+	for _, s := range h.slots {
+		if s.kind == "wpkh" || s.change {
+			h.importSlot(s)
+		}
 	}
 	h.check()
 }
@@ -185,6 +189,9 @@ func (h *harness) importSlot(s *slot) {
 		Error   json.RawMessage `json:"error"`
 	}
 	req := []map[string]any{{"desc": s.desc, "timestamp": 0}}
+	if s.change {
+		req[0]["internal"] = true
+	}
 	if err := h.wallet.CallResult(&res, "importdescriptors", req); err != nil {
 		h.fail("importdescriptors %s: %v", s.desc, err)
 	}
@@ -327,7 +334,7 @@ func (h *harness) buildSpend(toSelf bool) (string, bool) {
 		}
 		dests = append(dests, out)
 		if h.rng.Intn(2) == 0 {
-			dests = append(dests, h.importedSlot().out.Script) // change
+			dests = append(dests, h.importedSlot().out.Script) // change, or not
 		}
 	}
 	left := avail
@@ -492,7 +499,7 @@ func (h *harness) check() {
 	watched := Scripts{}
 	for _, s := range h.slots {
 		if s.imported {
-			watched[string(s.out.Script)] = s.out.Address
+			watched[string(s.out.Script)] = Watched{Address: s.out.Address, Change: s.change}
 		}
 	}
 	deadline := time.Now().Add(checkTimeout)

@@ -335,8 +335,8 @@ func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 }
 
 // entries returns the listtransactions entries of one transaction: sends
-// (outputs leaving the wallet, change left out) then receives. The caller
-// holds c.mu.
+// then receives, change left out of both when the wallet sent it. The
+// caller holds c.mu.
 func (w *Wallet) entries(wt *walletTx, tip int32) (sent, received []TxEntry, fee *int64, net int64) {
 	info := w.txInfo(wt, tip)
 	debit, _ := w.debit(wt.tx)
@@ -355,7 +355,12 @@ func (w *Wallet) entries(wt *walletTx, tip int32) (sent, received []TxEntry, fee
 		if oi.mine {
 			credit += o.Value
 		}
-		if debit > 0 && !oi.isChange {
+		if debit > 0 && oi.isChange {
+			// Change of a transaction the wallet sent is neither a
+			// send nor a receive (Core's CachedTxGetAmounts).
+			continue
+		}
+		if debit > 0 {
 			e := TxEntry{Address: oi.address, Category: "send", Amount: -o.Value,
 				Label: oi.label, Vout: uint32(i), Fee: fee, Info: info}
 			if oi.address == "" {
