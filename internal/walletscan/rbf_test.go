@@ -42,6 +42,7 @@ func TestBIP125Replaceable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts a btcd")
 	}
+	t.Parallel()
 	b := testenv.StartBtcd(t, nil)
 	stranger := testenv.NewKey("walletscan rbf stranger")
 	fundID := b.Fund(wire.NewTxOut(1_000_000, stranger.WPKH.Script), wire.NewTxOut(1_000_000, stranger.WPKH.Script))
