@@ -124,6 +124,10 @@ type Backend interface {
 	// transaction index, a mined one, and where it is.
 	RawTransaction(ctx context.Context, txid chainhash.Hash) (*wire.MsgTx, TxPlace, error)
 
+	// RawTransactions looks up several transactions as RawTransaction
+	// does; an entry is nil when the backend does not know it.
+	RawTransactions(ctx context.Context, ids []chainhash.Hash) ([]*wire.MsgTx, []TxPlace, error)
+
 	// MempoolEntries describes every mempool transaction.
 	MempoolEntries(ctx context.Context) ([]MempoolEntry, error)
 

@@ -322,6 +322,45 @@ type TxPlace struct {
 // transaction index, the chain (getrawtransaction <txid> 1), and where it
 // is.
 func (c *Client) RawTransaction(ctx context.Context, txid chainhash.Hash) (*wire.MsgTx, TxPlace, error) {
+	cl := &call{Method: "getrawtransaction", Params: []any{txid.String(), 1}}
+	if err := c.c.do(ctx, []*call{cl}); err != nil {
+		return nil, TxPlace{}, err
+	}
+	return c.rawTxResult(cl, txid)
+}
+
+// RawTransactions looks up several transactions as RawTransaction does, in
+// batches; an entry is nil when the backend does not know the transaction.
+func (c *Client) RawTransactions(ctx context.Context, ids []chainhash.Hash) ([]*wire.MsgTx, []TxPlace, error) {
+	calls := make([]*call, len(ids))
+	for i, id := range ids {
+		calls[i] = &call{Method: "getrawtransaction", Params: []any{id.String(), 1}}
+	}
+	// Verbose replies are several times the size of the transaction.
+	if err := c.run(ctx, calls, txsPerBatch/5); err != nil {
+		return nil, nil, err
+	}
+	txs := make([]*wire.MsgTx, len(ids))
+	places := make([]TxPlace, len(ids))
+	for i, cl := range calls {
+		if cl.Err != nil && cl.Err.Code == -5 {
+			continue
+		}
+		tx, p, err := c.rawTxResult(cl, ids[i])
+		if err != nil {
+			return nil, nil, err
+		}
+		txs[i], places[i] = tx, p
+	}
+	return txs, places, nil
+}
+
+// rawTxResult decodes the reply to getrawtransaction <txid> 1.
+func (c *Client) rawTxResult(cl *call, txid chainhash.Hash) (*wire.MsgTx, TxPlace, error) {
+	subject := txid.String()
+	if cl.Err != nil {
+		return nil, TxPlace{}, c.callErr(cl.Method, subject, cl.Err)
+	}
 	var res struct {
 		Hex           string `json:"hex"`
 		BlockHash     string `json:"blockhash"`
@@ -329,9 +368,8 @@ func (c *Client) RawTransaction(ctx context.Context, txid chainhash.Hash) (*wire
 		Time          int64  `json:"time"`
 		BlockTime     int64  `json:"blocktime"`
 	}
-	subject := txid.String()
-	if err := c.one(ctx, "getrawtransaction", subject, &res, subject, 1); err != nil {
-		return nil, TxPlace{}, err
+	if err := json.Unmarshal(cl.Result, &res); err != nil {
+		return nil, TxPlace{}, c.resultErr(cl.Method, subject, cl.Result, err)
 	}
 	raw, err := hex.DecodeString(res.Hex)
 	if err != nil || len(raw) > MaxTxBytes {

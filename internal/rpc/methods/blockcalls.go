@@ -336,7 +336,7 @@ func newGetBlock(d *Deps) *rpc.Method {
 			j.Tx = ids
 			return j, nil
 		}
-		txs, err := blockTxsJSON(ctx, b, d, blk)
+		txs, err := blockTxsJSON(ctx, b, d, blk, hj.Height, verbosity)
 		if err != nil {
 			return nil, err
 		}

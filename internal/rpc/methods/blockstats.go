@@ -129,7 +129,7 @@ func hasWitness(tx *wire.MsgTx) bool {
 
 // blockStats computes every statistic of blk at height.
 func blockStats(ctx context.Context, d *Deps, b chain.Backend, blk *chain.Block, height int32, onBest bool) (*blockStatsJSON, error) {
-	prevouts, all, err := blockPrevouts(ctx, b, blk)
+	coins, all, err := blockCoins(ctx, b, blk, height, false)
 	if err != nil {
 		return nil, err
 	}
@@ -177,10 +177,7 @@ func blockStats(ctx context.Context, d *Deps, b chain.Backend, blk *chain.Block,
 		}
 		var in int64
 		for _, txin := range tx.TxIn {
-			o, ok := spentOutput(prevouts, txin)
-			if !ok {
-				return nil, rpc.NewError(rpc.CodeMisc, "Can't read undo data from disk")
-			}
+			o := coins[txin.PreviousOutPoint].out
 			in += o.Value
 			size := txOutSize(o) + perUTXOOverhead
 			s.UTXOSizeInc -= size

@@ -335,6 +335,9 @@ func TestNodeCallsBtcd(t *testing.T) {
 	errCall(t, s, rpc.CodeInvalidAddressOrKey,
 		"No such mempool or blockchain transaction. Use gettransaction for wallet transactions.",
 		"getrawtransaction", strings.Repeat("1", 64))
+	errCall(t, s, rpc.CodeInvalidAddressOrKey,
+		"The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved",
+		"getrawtransaction", chaincfg.RegressionNetParams.GenesisBlock.Header.MerkleRoot.String())
 
 	// Mined: blocks with transactions, proofs.
 	block := btcd.Generate(1)[0]
@@ -415,6 +418,27 @@ utxo_size_inc utxo_increase_actual utxo_size_inc_actual`))
 	if !strings.Contains(string(raw), `"blockhash":"`+block+`","confirmations":1,`) {
 		t.Errorf("getrawtransaction mined: %s", raw)
 	}
+	// Verbosity 2: the fee and each input's prevout (Core's undo data).
+	raw = okCall(t, s, "getrawtransaction", nil, child.TxHash().String(), 2)
+	wantKeys(t, "getrawtransaction 2", raw, strings.Fields(`txid hash version size vsize weight locktime vin vout fee hex
+blockhash confirmations time blocktime`))
+	var v2 struct {
+		Vin []json.RawMessage `json:"vin"`
+		Fee float64           `json:"fee"`
+	}
+	json.Unmarshal(raw, &v2)
+	wantKeys(t, "getrawtransaction 2 vin", v2.Vin[0], strings.Fields(`txid vout scriptSig txinwitness prevout sequence`))
+	if v2.Fee != 0.00002 || !strings.Contains(string(v2.Vin[0]), fmt.Sprintf(`"prevout":{"generated":false,"height":%d,"value":0.50000000,"scriptPubKey":{"asm":"0 `, tipHeight+1)) ||
+		!strings.Contains(string(v2.Vin[0]), `"address":"`+key.WPKH.Address+`","type":"witness_v0_keyhash"}}`) {
+		t.Errorf("getrawtransaction 2: %s", raw)
+	}
+	raw = okCall(t, s, "getblock", nil, block, 3)
+	json.Unmarshal(raw, &blk)
+	if !strings.Contains(string(blk.Tx[1]), `"prevout":{"generated":true,"height":1,"value":50.00000000,`) ||
+		!strings.Contains(string(blk.Tx[1]), `"fee":0.00010000`) || strings.Contains(string(blk.Tx[0]), `"prevout"`) {
+		t.Errorf("getblock 3: %s", raw)
+	}
+
 	raw = okCall(t, s, "getrawtransaction", nil, child.TxHash().String(), 1, block)
 	wantKeys(t, "getrawtransaction in block", raw, append([]string{"in_active_chain"}, coreMinedTxKeys...))
 	errCall(t, s, rpc.CodeInvalidAddressOrKey,

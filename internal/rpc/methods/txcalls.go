@@ -46,6 +46,10 @@ func newGetRawTransaction(d *Deps) *rpc.Method {
 		if err != nil {
 			return nil, err
 		}
+		if txid == d.Net.GenesisBlock.Header.MerkleRoot {
+			return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey,
+				"The genesis block coinbase is not considered an ordinary transaction and cannot be retrieved")
+		}
 		verbosity, err := verbosityArg(req, 1, 0, true)
 		if err != nil {
 			return nil, err
@@ -94,7 +98,7 @@ func newGetRawTransaction(d *Deps) *rpc.Method {
 		if verbosity <= 0 {
 			return encodeTxHex(tx), nil
 		}
-		return txVerboseJSON(d, tx, place, req.Has(2), inActive)
+		return txVerboseJSON(ctx, b, d, tx, place, verbosity, req.Has(2), inActive)
 	})
 }
 

@@ -70,7 +70,10 @@ type decodedTxIn struct {
 	Vout        *uint32        `json:"vout,omitempty"`
 	ScriptSig   *scriptSigJSON `json:"scriptSig,omitempty"`
 	TxInWitness []string       `json:"txinwitness,omitempty"`
-	Sequence    uint32         `json:"sequence"`
+	// Prevout is the spent output, shown only with undo data at the
+	// highest verbosity (getrawtransaction 2, getblock 3).
+	Prevout  *prevoutJSON `json:"prevout,omitempty"`
+	Sequence uint32       `json:"sequence"`
 }
 
 // decodedTxOut is one element of TxToUniv's vout.
