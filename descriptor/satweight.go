@@ -45,9 +45,12 @@ func (d *Descriptor) ScriptSize() (int, bool) { return d.root.scriptSize() }
 // prefix, without the element count) at one, as Core's
 // MaxSatisfactionWeight computes it. useMaxSig counts ECDSA signatures at
 // 72 bytes instead of 71 (signers that cannot grind R low); miniscript
-// always counts 72. Taproot outputs count a key-path spend. ok is false for
-// descriptors Core gives no figure for: combo(), addr(), raw(), bare
-// multi_a() and miniscript outside wsh().
+// always counts 72. Taproot outputs count a key-path spend. As in Core, a
+// P2SH redeem script counts one push byte, so for a script over 75 bytes
+// (pushed with OP_PUSHDATA1) the figure with 71-byte signatures can be 4
+// short; MaxWeightToSatisfy has no such gap. ok is false for descriptors
+// Core gives no figure for: combo(), addr(), raw(), bare multi_a() and
+// miniscript outside wsh().
 func (d *Descriptor) MaxSatisfactionWeight(useMaxSig bool) (weight int, ok bool) {
 	return d.root.maxSatWeight(useMaxSig)
 }
