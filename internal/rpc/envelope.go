@@ -39,8 +39,26 @@ func (c *call) notification() bool { return c.v2 && c.id == nil }
 
 var nullText = []byte("null")
 
+// Bounds of one request, beyond anything a method accepts (Core has
+// none): a handler decoding its parameters spends tens of bytes per JSON
+// value, and a batch reply up to a hundred bytes per element, so that a
+// 32 MiB body of tiny values would otherwise grow into gigabytes.
+const (
+	// MaxParamValues bounds the JSON values (array elements and object
+	// members, at every depth) in one call's params. A transaction's
+	// inputs and outputs, or an import of as many descriptors, stay far
+	// below it.
+	MaxParamValues = 1 << 18
+	// MaxBatch bounds the requests of one batch.
+	MaxBatch = 1 << 16
+)
+
 // Request-validation errors (-32600).
 var (
+	errParamsTooLarge = &Error{CodeInvalidRequest, "Params too large: more than " +
+		strconv.Itoa(MaxParamValues) + " values"}
+	errBatchTooLarge = &Error{CodeInvalidRequest, "Batch too large: more than " +
+		strconv.Itoa(MaxBatch) + " requests"}
 	errInvalidRequest = &Error{CodeInvalidRequest, "Invalid Request object"}
 	errVersionType    = &Error{CodeInvalidRequest, "jsonrpc field must be a string"}
 	errVersion        = &Error{CodeInvalidRequest, "JSON-RPC version not supported"}
@@ -264,6 +282,9 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 		}
 		return appendReplyTail(out, &c), 200
 	case '[':
+		if batchLen(v, MaxBatch) > MaxBatch {
+			return appendErrorReply(dst, &c, errBatchTooLarge), httpStatus(errBatchTooLarge.Code)
+		}
 		if hasList {
 			if e, status := s.checkBatch(v, t.user); status != 0 {
 				if e == nil {
@@ -376,6 +397,9 @@ func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]
 	if m == nil {
 		return dst, errMethodNotFound
 	}
+	if c.params != nil && countItems(c.params, MaxParamValues) > MaxParamValues {
+		return dst, errParamsTooLarge
+	}
 	if m.Passthrough {
 		req := Request{Method: m.Name, Raw: c.params, Wallet: t.wallet, WalletURI: t.walletURI}
 		return s.finish(ctx, m, &req, dst)
@@ -389,8 +413,10 @@ func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]
 	args := (*pp)[:0]
 	if c.params != nil {
 		if c.params[0] == '[' {
+			// One argument more than the method takes is enough to
+			// fail the count check: the rest are not collected.
 			el := newElements(c.params)
-			for {
+			for len(args) <= len(m.Params) {
 				v, ok := el.next()
 				if !ok {
 					break
@@ -533,6 +559,7 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 		used bool
 	}
 	var given []kv
+	var seen map[string]struct{} // past a few keys, for the duplicate check
 	it := newMembers(obj)
 	for {
 		k, v, ok := it.next()
@@ -540,10 +567,23 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 			break
 		}
 		key, _ := unquote(k)
-		for _, g := range given {
-			if g.key == key {
-				return args, &Error{CodeInvalidParameter, "Parameter " + key + " specified multiple times"}
+		dup := false
+		if seen == nil && len(given) < 8 {
+			for _, g := range given {
+				dup = dup || g.key == key
 			}
+		} else {
+			if seen == nil {
+				seen = make(map[string]struct{}, 2*len(given))
+				for _, g := range given {
+					seen[g.key] = struct{}{}
+				}
+			}
+			_, dup = seen[key]
+			seen[key] = struct{}{}
+		}
+		if dup {
+			return args, &Error{CodeInvalidParameter, "Parameter " + key + " specified multiple times"}
 		}
 		given = append(given, kv{key: key, val: v})
 	}
@@ -577,9 +617,11 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 	if j := find("args"); j >= 0 {
 		given[j].used = true
 		if pos := given[j].val; pos[0] == '[' {
+			// As for a positional call, one more than the method takes
+			// is enough to fail the count check.
 			var positional []json.RawMessage
 			el := newElements(pos)
-			for {
+			for len(positional) <= len(m.Params) {
 				v, ok := el.next()
 				if !ok {
 					break
@@ -603,6 +645,41 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 		}
 	}
 	return args, nil
+}
+
+// batchLen counts the elements of the valid array v, stopping once the
+// count passes limit.
+func batchLen(v []byte, limit int) int {
+	n := 0
+	for el := newElements(v); n <= limit; n++ {
+		if _, ok := el.next(); !ok {
+			break
+		}
+	}
+	return n
+}
+
+// countItems counts the array elements and object members in the valid
+// JSON value v, at every depth, stopping once the count passes limit. A
+// non-empty container holds one item more than the commas directly in it,
+// so the count is the commas outside strings plus the non-empty
+// containers.
+func countItems(v []byte, limit int) int {
+	n := 0
+	for i := 0; i < len(v) && n <= limit; i++ {
+		switch v[i] {
+		case '"':
+			end, _ := scanString(v, i)
+			i = end - 1
+		case ',':
+			n++
+		case '[', '{':
+			if j := skipSpace(v, i+1); j < len(v) && v[j] != ']' && v[j] != '}' {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // activeCalls tracks the calls being run, for getrpcinfo.
