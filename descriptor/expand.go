@@ -1,6 +1,7 @@
 package descriptor
 
 import (
+	"context"
 	"runtime"
 
 	"github.com/descwallet/descwallet/internal/safego"
@@ -73,6 +74,16 @@ func (d *Descriptor) Expand(index uint32, cache *Cache) ([]Output, error) {
 // outputs of each index in order. The parents of all keys are derived once;
 // large ranges are spread over GOMAXPROCS goroutines.
 func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, error) {
+	return d.ExpandRangeContext(context.Background(), begin, end, cache)
+}
+
+// ctxCheckEvery is how many indexes a range expansion derives between two
+// looks at its context.
+const ctxCheckEvery = 16
+
+// ExpandRangeContext is ExpandRange that gives up with ctx's error soon
+// after ctx ends (within a few indexes).
+func (d *Descriptor) ExpandRangeContext(ctx context.Context, begin, end uint32, cache *Cache) ([][]Output, error) {
 	if end < begin {
 		return nil, makeError(ErrNotRange, "range end before begin")
 	}
@@ -104,6 +115,9 @@ func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, e
 		}
 		g.Go("descriptor expansion", func() error {
 			for i := lo; i < hi; i++ {
+				if (i-lo)%ctxCheckEvery == 0 && ctx.Err() != nil {
+					return ctx.Err()
+				}
 				o, err := d.Expand(begin+uint32(i), cache)
 				if err != nil {
 					return err
@@ -114,6 +128,9 @@ func (d *Descriptor) ExpandRange(begin, end uint32, cache *Cache) ([][]Output, e
 		})
 	}
 	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	return res, nil

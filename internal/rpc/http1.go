@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -22,7 +23,9 @@ import (
 // Server.handle (the same rules as ServeHTTP) and writes each reply with a
 // single write. It keeps libevent's limits: headers up to 8192 bytes,
 // bodies up to MaxBodySize, -rpcservertimeout as the read and idle
-// deadline and no write deadline.
+// deadline; that timeout also bounds writing a reply. While a call runs
+// longer than watchDelay, a background read watches the connection, so
+// that a client hanging up cancels its call.
 
 // Limits of the front end.
 const (
@@ -35,7 +38,13 @@ const (
 	// maxLeadingBlankLines bounds the empty lines tolerated before a
 	// request line.
 	maxLeadingBlankLines = 4
+	// watchDelay is how long a call runs before its connection is
+	// watched for the client hanging up; shorter calls cost no watch.
+	watchDelay = 20 * time.Millisecond
 )
+
+// aLongTimeAgo is a deadline in the past, to interrupt a blocked read.
+var aLongTimeAgo = time.Unix(1, 0)
 
 // Connection states seen by Shutdown.
 const (
@@ -53,7 +62,18 @@ type conn struct {
 	state   atomic.Int32
 
 	deadline  time.Time // current read deadline
+	wdeadline time.Time // current write deadline
 	lastWrite time.Time // when the last reply was written
+
+	// The watch of the peer while a call runs (watchPeer).
+	watch struct {
+		timer    *time.Timer        // starts the background read after watchDelay
+		wg       sync.WaitGroup     // the background read, once the timer fired
+		mu       sync.Mutex         // guards stopping and reading
+		stopping bool               // unwatchPeer was called
+		reading  bool               // the background read is blocked in Peek
+		cancel   context.CancelFunc // cancels the call's context
+	}
 
 	// The request being served.
 	req        request
@@ -229,6 +249,18 @@ func (c *conn) refreshDeadline(now time.Time) {
 	c.nc.SetReadDeadline(c.deadline)
 }
 
+// refreshWriteDeadline gives the reply about to be written until now +
+// -rpcservertimeout, keeping a deadline set less than 1/16 of the timeout
+// ago as refreshDeadline does.
+func (c *conn) refreshWriteDeadline(now time.Time) {
+	t := c.s.readTimeout
+	if c.wdeadline.Sub(now) > t-t/16 {
+		return
+	}
+	c.wdeadline = now.Add(t)
+	c.nc.SetWriteDeadline(c.wdeadline)
+}
+
 // serveOne reads, answers and writes one request. It reports whether the
 // connection stays open. A panic is logged and drops the connection.
 func (c *conn) serveOne() (keep bool) {
@@ -276,6 +308,72 @@ func (c *conn) serveOne() (keep bool) {
 		return false
 	}
 	return c.keepAlive
+}
+
+// watchPeer is peerWatcher's: it returns the call's context, cancelled
+// when the client closes the connection. Calls that end within watchDelay
+// only pay for a timer; after that a background read blocks on the
+// connection: end of file or an error means the client is gone, data
+// means it pipelined its next request (which stays buffered).
+func (c *conn) watchPeer(ctx context.Context) context.Context {
+	ctx, cancel := context.WithCancel(ctx)
+	w := &c.watch
+	w.cancel = cancel
+	w.stopping = false
+	w.wg.Add(1)
+	if w.timer == nil {
+		w.timer = time.AfterFunc(watchDelay, func() {
+			safego.Run("RPC peer watch", func() error { c.backgroundRead(); return nil })
+		})
+	} else {
+		w.timer.Reset(watchDelay)
+	}
+	return ctx
+}
+
+// backgroundRead runs when a call outlives watchDelay (see watchPeer).
+func (c *conn) backgroundRead() {
+	w := &c.watch
+	defer w.wg.Done()
+	w.mu.Lock()
+	if w.stopping {
+		w.mu.Unlock()
+		return
+	}
+	// The call may run for hours: no read deadline while it does. Set
+	// under the lock, so that unwatchPeer's interruption comes after.
+	c.nc.SetReadDeadline(time.Time{})
+	w.reading = true
+	w.mu.Unlock()
+	_, err := c.rd.Peek(1)
+	w.mu.Lock()
+	w.reading = false
+	gone := err != nil && !w.stopping
+	w.mu.Unlock()
+	if gone {
+		c.s.log.Debug("client hung up; cancelling its call", "peer", c.remote, "err", err)
+		w.cancel()
+	}
+}
+
+// unwatchPeer stops the watch: it interrupts a background read and waits
+// for it, so that the request loop has the connection to itself again.
+func (c *conn) unwatchPeer() {
+	w := &c.watch
+	if w.timer.Stop() {
+		w.wg.Done() // the read never started
+	} else {
+		w.mu.Lock()
+		w.stopping = true
+		if w.reading {
+			c.nc.SetReadDeadline(aLongTimeAgo)
+		}
+		w.mu.Unlock()
+		w.wg.Wait()
+		// The read deadline was changed: set it afresh next time.
+		c.deadline = time.Time{}
+	}
+	w.cancel()
 }
 
 // readHead parses the request line and headers into c.req.
@@ -446,6 +544,7 @@ func (c *conn) parseRequestLine(line []byte) error {
 func (c *conn) readBody(buf []byte) ([]byte, error) {
 	if c.expect100 {
 		c.expect100 = false
+		c.refreshWriteDeadline(time.Now())
 		if _, err := io.WriteString(c.nc, "HTTP/1.1 100 Continue\r\n\r\n"); err != nil {
 			return buf, err
 		}
@@ -568,6 +667,7 @@ func (c *conn) write(rep reply) bool {
 		w = append(w, "Connection: keep-alive\r\n"...)
 	}
 	w = append(w, "\r\n"...)
+	c.refreshWriteDeadline(c.lastWrite)
 	var err error
 	if len(rep.body) > 32<<10 {
 		bufs := net.Buffers{w, rep.body}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // TestSlotReleasedAfterPanicOutsideHandler: a panic after the handler
@@ -126,4 +129,131 @@ func TestHugeBodyOfTinyValuesStaysSmall(t *testing.T) {
 			t.Errorf("%s: %d MiB allocated for a %d KiB body", tc.name, alloc>>20, len(tc.body)>>10)
 		}
 	}
+}
+
+// ctxMethods are methods that report what happened to their context.
+func ctxMethods(ended chan error) []*Method {
+	return append(testMethods(nil),
+		&Method{Name: "waitctx", Category: "test", Description: "Waits for its context.",
+			Handler: func(ctx context.Context, _ *Request) (any, error) {
+				select {
+				case <-ctx.Done():
+					ended <- ctx.Err()
+					return nil, ctx.Err()
+				case <-time.After(10 * time.Second):
+					ended <- nil
+					return true, nil
+				}
+			}},
+		&Method{Name: "slow", Category: "test", Description: "Runs 200 ms.",
+			Handler: func(ctx context.Context, _ *Request) (any, error) {
+				time.Sleep(200 * time.Millisecond)
+				ended <- ctx.Err()
+				return true, nil
+			}},
+		&Method{Name: "big", Category: "test", Description: "A 32 MiB reply.",
+			Handler: func(context.Context, *Request) (any, error) {
+				return strings.Repeat("x", 32<<20), nil
+			}})
+}
+
+// TestHangUpCancelsCall: a client closing its connection while its call
+// runs cancels the call's context, and the slot comes back at once.
+func TestHangUpCancelsCall(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	s, _ := newTestServer(t, Config{Methods: ctxMethods(ended), Threads: 1})
+	addr := listen(t, s)
+	c := dial(t, addr)
+	c.send(post("/", `{"method":"waitctx","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	time.Sleep(2 * watchDelay)
+	c.c.Close()
+	select {
+	case err := <-ended:
+		if err != context.Canceled {
+			t.Fatalf("call ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("call still running after its client hung up")
+	}
+	d := dial(t, addr)
+	d.c.SetDeadline(time.Now().Add(time.Second))
+	d.send(post("/", echoBodyID("2"), ""))
+	if resp, got := d.reply("POST"); resp.StatusCode != 200 || got != echoReply("2") {
+		t.Errorf("next call: %d %q", resp.StatusCode, got)
+	}
+}
+
+// TestPipelinedRequestDoesNotCancel: a request sent while the previous
+// one runs is not a hang-up; both are answered in order.
+func TestPipelinedRequestDoesNotCancel(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	s, _ := newTestServer(t, Config{Methods: ctxMethods(ended)})
+	c := dial(t, listen(t, s))
+	c.send(post("/", `{"method":"slow","id":1}`, ""))
+	time.Sleep(3 * watchDelay)
+	c.send(post("/", echoBodyID("2"), ""))
+	if err := <-ended; err != nil {
+		t.Errorf("slow call's context ended: %v", err)
+	}
+	if resp, got := c.reply("POST"); resp.StatusCode != 200 || got != "{\"result\":true,\"error\":null,\"id\":1}\n" {
+		t.Errorf("slow call: %d %q", resp.StatusCode, got)
+	}
+	if resp, got := c.reply("POST"); resp.StatusCode != 200 || got != echoReply("2") {
+		t.Errorf("pipelined call: %d %q", resp.StatusCode, got)
+	}
+	// The connection's read deadline works again after the watch.
+	c.send(post("/", echoBodyID("3"), ""))
+	if resp, got := c.reply("POST"); resp.StatusCode != 200 || got != echoReply("3") {
+		t.Errorf("third call: %d %q", resp.StatusCode, got)
+	}
+}
+
+// TestShutdownCancelsCalls: Shutdown cancels running calls' context at
+// once and still writes their replies.
+func TestShutdownCancelsCalls(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	s, _ := newTestServer(t, Config{Methods: ctxMethods(ended)})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	safego.Go("test server", func() error { return s.Serve(l) })
+	c := dial(t, l.Addr().String())
+	c.send(post("/", `{"method":"waitctx","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	start := time.Now()
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
+	if err := <-ended; err != context.Canceled {
+		t.Errorf("call ended with %v", err)
+	}
+	if resp, _ := c.reply("POST"); resp.StatusCode != 500 {
+		t.Errorf("cancelled call: %d", resp.StatusCode)
+	}
+}
+
+// TestWriteDeadline: a client that stops reading a large reply is dropped
+// after -rpcservertimeout instead of holding its connection for good.
+func TestWriteDeadline(t *testing.T) {
+	t.Parallel()
+	s, _ := newTestServer(t, Config{Methods: ctxMethods(make(chan error, 1)), ReadTimeout: 300 * time.Millisecond})
+	c := dial(t, listen(t, s))
+	c.send(post("/", `{"method":"big","id":1}`, ""))
+	conns := func() int {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return len(s.conns)
+	}
+	waitFor(t, func() bool { return conns() == 1 })
+	// Never read: the server's write blocks once the socket buffers
+	// fill, until the deadline drops the connection.
+	waitFor(t, func() bool { return conns() == 0 })
 }

@@ -45,7 +45,9 @@ type Config struct {
 	// (-rpcworkqueue); more get 503.
 	WorkQueue int
 	// ReadTimeout bounds reading a request and idle keep-alive time
-	// (-rpcservertimeout). Replies have no write deadline.
+	// (-rpcservertimeout), and writing a reply: a client that stops
+	// reading its reply for that long is dropped. Running a call has no
+	// deadline (an import may rescan for hours).
 	ReadTimeout time.Duration
 	// MapError turns domain errors into *Error (methods.MapError); nil
 	// passes errors through unchanged.
@@ -199,14 +201,13 @@ func (s *Server) Serve(l net.Listener) error {
 	return s.serveHTTP1(l)
 }
 
-// Shutdown stops accepting connections, closes idle ones, waits for
-// running calls to finish and their replies to be written (until ctx
-// ends, then every connection is closed), then cancels the handlers'
-// context.
+// Shutdown cancels the handlers' context (long work stops), stops
+// accepting connections, closes idle ones, and waits for running calls to
+// end and their replies to be written (until ctx ends, then every
+// connection is closed).
 func (s *Server) Shutdown(ctx context.Context) error {
-	err := s.shutdownHTTP1(ctx)
 	s.cancel()
-	return err
+	return s.shutdownHTTP1(ctx)
 }
 
 // Response header values, shared (net/http does not modify them).
@@ -243,6 +244,17 @@ type bodySource interface {
 	// readBody appends the whole body to buf; it fails with errTooLarge
 	// once more than MaxBodySize bytes arrive.
 	readBody(buf []byte) ([]byte, error)
+}
+
+// peerWatcher is a bodySource that can tell, once the body is read, when
+// the client hangs up while its call runs (the HTTP/1.1 front end).
+type peerWatcher interface {
+	// watchPeer returns a context derived from ctx that is cancelled
+	// when the peer closes the connection.
+	watchPeer(ctx context.Context) context.Context
+	// unwatchPeer stops watching; the connection is then the caller's
+	// again.
+	unwatchPeer()
 }
 
 // reply is the answer to one request: status, the few headers the server
@@ -291,9 +303,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req.authz = authz[0]
 		}
 	}
+	// The call's context ends when the client goes away (net/http
+	// cancels the request's) or the server stops.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	defer context.AfterFunc(s.ctx, cancel)()
 	bp := bufPool.Get().(*[]byte)
 	op := bufPool.Get().(*[]byte)
-	rep := s.handle(r.Context(), &req, bp, (*op)[:0])
+	rep := s.handle(ctx, &req, bp, (*op)[:0])
 	if !rep.abort {
 		h := w.Header()
 		if rep.ctype == ctypeJSON {
@@ -344,7 +361,8 @@ func (b netHTTPBody) readBody(buf []byte) ([]byte, error) {
 // handle answers one request: allow-list, routing, method, auth, body,
 // worker slot, envelope. in holds the request body buffer (grown as
 // needed); the reply body is appended to out. ctx bounds the waits (the
-// delay after wrong credentials, the work queue).
+// delay after wrong credentials, the work queue) and is the call's
+// context; once the body is read, a client hanging up cancels it too.
 func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte) reply {
 	if !r.allowed {
 		s.log.Warn("connection from a forbidden address", "peer", r.remote)
@@ -416,13 +434,18 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 		return reply{abort: true}
 	}
 
+	if w, ok := r.body.(peerWatcher); ok {
+		ctx = w.watchPeer(ctx)
+		defer w.unwatchPeer()
+	}
+
 	// A worker slot, or 503 when too many requests wait.
 	if !s.acquire(ctx) {
 		return reply{status: http.StatusServiceUnavailable, ctype: ctypeHTML, length: true,
 			body: append(out, workQueueFull...)}
 	}
 	t.user = user
-	out, status := s.processInSlot(s.ctx, body, t, out)
+	out, status := s.processInSlot(ctx, body, t, out)
 
 	if status == http.StatusForbidden {
 		return emptyReply(http.StatusForbidden)

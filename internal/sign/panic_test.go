@@ -1,6 +1,7 @@
 package sign
 
 import (
+	"context"
 	"errors"
 	"runtime"
 	"testing"
@@ -37,5 +38,31 @@ func TestParallelWorkersRecoverPanics(t *testing.T) {
 		if !d {
 			t.Fatalf("job %d not run", i)
 		}
+	}
+}
+
+// TestSignTransactionContextStops: with its context ended, signing many
+// inputs stops, returns the context's error and leaves the transaction
+// unsigned; with a live context it signs as SignTransaction does.
+func TestSignTransactionContextStops(t *testing.T) {
+	keys := make([]*Key, 64)
+	for i := range keys {
+		keys[i] = benchKey(byte(i))
+	}
+	p := NewProvider(keys...)
+	tx, coins := benchTx(len(keys), func(i int) []byte { return p2wpkhFor(keys[i]) })
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := SignTransactionContext(ctx, tx, coins, p, SigHashDefault); err != context.Canceled {
+		t.Fatalf("cancelled: %v", err)
+	}
+	for i, in := range tx.TxIn {
+		if len(in.Witness) != 0 {
+			t.Fatalf("input %d signed by a cancelled call", i)
+		}
+	}
+	errs, err := SignTransactionContext(context.Background(), tx, coins, p, SigHashDefault)
+	if err != nil || len(errs) != 0 {
+		t.Fatalf("live context: %v %v", err, errs)
 	}
 }

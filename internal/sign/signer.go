@@ -2,6 +2,7 @@ package sign
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -70,6 +71,18 @@ func SignTransaction(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
 	return newTxContext(tx, coins, p, hashType).run()
 }
 
+// SignTransactionContext is SignTransaction for a caller that may give
+// up (a client that hung up, a node shutting down): once ctx ends, no
+// further input is signed and the call returns ctx's error, leaving tx as
+// it was.
+func SignTransactionContext(c context.Context, tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
+	p *Provider, hashType txscript.SigHashType) ([]InputError, error) {
+
+	t := newTxContext(tx, coins, p, hashType)
+	t.done = c
+	return t.run()
+}
+
 // run signs and verifies every input and writes the results into the
 // transaction (SignTransaction).
 func (ctx *txContext) run() ([]InputError, error) {
@@ -79,9 +92,17 @@ func (ctx *txContext) run() ([]InputError, error) {
 
 	if err := parallelWorkers(n, func() func(int) {
 		view := ctx.newView()
-		return func(i int) { results[i] = ctx.signInput(i, view) }
+		return func(i int) {
+			if ctx.done != nil && ctx.done.Err() != nil {
+				return
+			}
+			results[i] = ctx.signInput(i, view)
+		}
 	}); err != nil {
 		return nil, err
+	}
+	if ctx.done != nil && ctx.done.Err() != nil {
+		return nil, ctx.done.Err()
 	}
 
 	// Core raises a missing amount as an exception while turning the
@@ -177,6 +198,7 @@ func missingAmountError(c *Coin) error {
 // once, the provider, and the call's signature cache of signatures verified
 // with their public keys (see seedVerified).
 type txContext struct {
+	done      context.Context // nil, or the caller's context (SignTransactionContext)
 	tx        *wire.MsgTx
 	coins     []*Coin
 	allKnown  bool

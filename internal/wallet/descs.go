@@ -243,6 +243,11 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 				blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
 				last := uint32(blk.first + blk.count - 1)
 				err := d.ForEachScript(uint32(blk.first), last, cache, func(index uint32, scripts [][]byte) error {
+					// A block of a many-key descriptor takes seconds:
+					// the caller's end is noticed within it.
+					if index%64 == 0 && ctx.Err() != nil {
+						return ctx.Err()
+					}
 					if len(scripts) != perIndex {
 						return fmt.Errorf("index %d has %d scripts, want %d", index, len(scripts), perIndex)
 					}

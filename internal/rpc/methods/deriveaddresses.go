@@ -55,8 +55,10 @@ func parseDescriptorRange(raw []byte) (int64, int64, error) {
 	return lo, hi, nil
 }
 
-// deriveChunk is how many indexes are expanded at once, to bound memory.
-const deriveChunk = 8192
+// deriveChunk is how many indexes are expanded at once, with a cache of
+// their own: memory stays bounded by the chunk (plus the addresses), and
+// the call notices between chunks that its client went away.
+const deriveChunk = 1024
 
 // newDeriveAddresses returns the deriveaddresses method.
 func newDeriveAddresses(d *Deps) *rpc.Method {
@@ -76,7 +78,7 @@ func newDeriveAddresses(d *Deps) *rpc.Method {
 			"  ...\n" +
 			"]",
 		Examples: []string{`"wpkh([d34db33f/84h/0h/0h]xpub6DJ2dNUysrn5Vt36jH2KLBT2i1auw1tTSSomg8PhqNiUtx8QX2SvC9nrHu81fT41fvDUnhMjEzQgXnQjKEu3oaqMSzhSrHMxyyoEAmUHQbY/0/*)#cjjspncu" "[0,2]"`},
-		Handler: func(_ context.Context, req *rpc.Request) (any, error) {
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			s, err := req.String(0)
 			if err != nil {
 				return nil, err
@@ -101,7 +103,7 @@ func newDeriveAddresses(d *Deps) *rpc.Method {
 			}
 			all := make([][]string, 0, len(branches))
 			for _, b := range branches {
-				addrs, err := deriveBranch(b, uint32(lo), uint32(hi), d)
+				addrs, err := deriveBranch(ctx, b, uint32(lo), uint32(hi), d)
 				if err != nil {
 					return nil, err
 				}
@@ -115,16 +117,26 @@ func newDeriveAddresses(d *Deps) *rpc.Method {
 	}
 }
 
-// deriveBranch returns the addresses of one descriptor over [lo, hi].
-func deriveBranch(b *descriptor.Descriptor, lo, hi uint32, d *Deps) ([]string, error) {
-	addrs := make([]string, 0, int(hi-lo)+1)
-	cache := descriptor.NewCache()
+// deriveBranch returns the addresses of one descriptor over [lo, hi]. It
+// stops with ctx's error when ctx ends.
+func deriveBranch(ctx context.Context, b *descriptor.Descriptor, lo, hi uint32, d *Deps) ([]string, error) {
+	// Grown as addresses come: a call given up early holds little.
+	addrs := make([]string, 0, min(int(hi-lo)+1, deriveChunk))
 	for start := uint64(lo); start <= uint64(hi); start += deriveChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		// A cache per chunk: one for the whole range keeps every
+		// derived child key of every index.
+		cache := descriptor.NewCache()
 		end := start + deriveChunk - 1
 		if end > uint64(hi) {
 			end = uint64(hi)
 		}
-		outs, err := b.ExpandRange(uint32(start), uint32(end), cache)
+		outs, err := b.ExpandRangeContext(ctx, uint32(start), uint32(end), cache)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		if err != nil {
 			return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Cannot derive script without private keys")
 		}

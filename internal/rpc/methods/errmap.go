@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"context"
 	"errors"
 
 	"github.com/descwallet/descwallet/descriptor"
@@ -73,6 +74,10 @@ var errTable = []errRow{
 	{Kind: wallet.ErrNotSpecified, Code: rpc.CodeWalletNotSpecified},
 	{Kind: wallet.ErrAlreadyLoaded, Code: rpc.CodeWalletAlreadyLoaded},
 	{Kind: wallet.ErrMisc, Code: rpc.CodeMisc},
+	// A call's context ends when its client hangs up (nobody reads the
+	// reply) or the node stops: Core's reply to a call made while it
+	// shuts down.
+	{Kind: context.Canceled, Code: rpc.CodeClientNotConnected, Message: func(error) string { return "Shutting down" }},
 }
 
 // MapError turns an error from a domain package into the *rpc.Error the

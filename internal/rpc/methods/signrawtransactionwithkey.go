@@ -89,7 +89,7 @@ func newSignRawTransactionWithKey(d *Deps) *rpc.Method {
 			"      \"txid\", \"vout\", \"witness\", \"scriptSig\", \"sequence\", \"error\" } ]\n}",
 		Examples: []string{`"myhex" "[\"key1\",\"key2\"]"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			return signRawTransactionWithKey(d.Net, req, backendCoins(ctx, d))
+			return signRawTransactionWithKey(ctx, d.Net, req, backendCoins(ctx, d))
 		},
 	}
 }
@@ -98,7 +98,7 @@ func newSignRawTransactionWithKey(d *Deps) *rpc.Method {
 // transaction, keys, prevtxs, sighash type; then signs.
 // find, when not nil, fills in the coins the chain knows before prevtxs
 // are read (Core's FindCoins).
-func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request, find func(*wire.MsgTx, sign.Coins) error) (any, error) {
+func signRawTransactionWithKey(ctx context.Context, net *chaincfg.Params, req *rpc.Request, find func(*wire.MsgTx, sign.Coins) error) (any, error) {
 	hexTx, err := req.String(0)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func signRawTransactionWithKey(net *chaincfg.Params, req *rpc.Request, find func
 		hashType = ht
 	}
 
-	inputErrs, err := sign.SignTransaction(tx, coins, provider, hashType)
+	inputErrs, err := sign.SignTransactionContext(ctx, tx, coins, provider, hashType)
 	if err != nil {
 		return nil, err
 	}
