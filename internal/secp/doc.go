@@ -9,7 +9,13 @@
 // library only has a math/big inversion; in Montgomery form over math/bits,
 // the library's ModNScalar multiplication being too slow for 330 steps)
 // and ToAffineBatch (many points to affine form with one of the library's
-// constant-time field inversions).
+// constant-time field inversions). Of the library (dcrd secp256k1 v4.4.1),
+// ModNScalar and FieldVal arithmetic and FieldVal.Inverse (so
+// JacobianPoint.ToAffine) are constant time; ModNScalar.InverseValNonConst
+// is math/big; and there is no constant-time scalar multiplication:
+// ScalarBaseMultNonConst, which the library's own signers use (a table
+// lookup per byte of the scalar, additions that branch only on the
+// exceptional cases), is what the signer uses too.
 //
 // Variable time (field.go), for public data only: the library inverts a
 // field element by exponentiation (about 270 field operations);
