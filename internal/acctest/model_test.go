@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,6 +49,15 @@ type slot struct {
 	imported bool
 }
 
+// foreignCoin is an output paying a stranger.
+type foreignCoin struct {
+	txid  string
+	vout  uint32
+	value int64
+	out   testenv.Output
+	key   *testenv.Key
+}
+
 // harness drives a node and its wallet through chain events.
 type harness struct {
 	t      *testing.T
@@ -62,7 +72,12 @@ type harness struct {
 
 	slots     []*slot
 	strangers []testenv.Output
-	names     map[string]string
+	// strangerKeys holds the keys of the strangers' scripts, foreign the
+	// strangers' coins the faucet paid and no spend used yet: a spend
+	// now and then takes one as an input that is not the wallet's.
+	strangerKeys map[string]*testenv.Key
+	foreign      []foreignCoin
+	names        map[string]string
 
 	chain  []chainhash.Hash // best chain by height, as last read
 	blocks map[chainhash.Hash]*wire.MsgBlock
@@ -115,7 +130,7 @@ func TestAccountingModel(t *testing.T) {
 
 func newHarness(t *testing.T, seed int64) *harness {
 	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewSource(seed)), dir: t.TempDir(),
-		names: map[string]string{}, counts: map[string]int{}, blocks: map[chainhash.Hash]*wire.MsgBlock{},
+		names: map[string]string{}, strangerKeys: map[string]*testenv.Key{}, counts: map[string]int{}, blocks: map[chainhash.Hash]*wire.MsgBlock{},
 		txCache: map[chainhash.Hash]*wire.MsgTx{}}
 	for k := 0; k < 4; k++ {
 		key := testenv.NewKey(fmt.Sprintf("acctest wallet key %d", k))
@@ -136,6 +151,7 @@ func newHarness(t *testing.T, seed int64) *harness {
 		k := testenv.NewKey(fmt.Sprintf("acctest stranger %d", i))
 		for _, o := range []testenv.Output{k.WPKH, k.TR} {
 			h.strangers = append(h.strangers, o)
+			h.strangerKeys[string(o.Script)] = k
 			h.names[string(o.Script)] = o.Address
 		}
 	}
@@ -239,8 +255,9 @@ func (h *harness) randomStep() {
 	}
 }
 
-// receive pays one to three scripts, watched or not yet, from the faucet:
-// the wallet first sees the payment in the mempool.
+// receive pays one to three scripts, watched or not yet, and now and then
+// a stranger, from the faucet: the wallet first sees the payment in the
+// mempool.
 func (h *harness) receive() bool {
 	n := 1 + h.rng.Intn(3)
 	var outs []*wire.TxOut
@@ -248,7 +265,18 @@ func (h *harness) receive() bool {
 		s := h.slots[h.rng.Intn(len(h.slots))]
 		outs = append(outs, wire.NewTxOut(20_000+h.rng.Int63n(5_000_000), s.out.Script))
 	}
-	h.n1.Fund(outs...)
+	stranger := -1
+	if h.rng.Intn(3) == 0 {
+		o := h.strangers[h.rng.Intn(len(h.strangers))]
+		stranger = len(outs)
+		outs = append(outs, wire.NewTxOut(50_000+h.rng.Int63n(1_000_000), o.Script))
+	}
+	txid := h.n1.Fund(outs...)
+	if stranger >= 0 {
+		o := outs[stranger]
+		h.foreign = append(h.foreign, foreignCoin{txid: txid, vout: uint32(stranger), value: o.Value,
+			out: testenv.Output{ScriptHex: hex.EncodeToString(o.PkScript)}, key: h.strangerKeys[string(o.PkScript)]})
+	}
 	return true
 }
 
@@ -313,7 +341,24 @@ func (h *harness) buildSpend(toSelf bool) (string, bool) {
 		wifs[s.key.WIF] = true
 		in += c.Amount
 	}
-	avail := in - 2_000*int64(len(coins)+1)
+	if len(h.foreign) > 0 && h.rng.Intn(4) == 0 {
+		// An input that is not the wallet's: the spend is the
+		// wallet's but not trusted, and its fee is Core's odd debit
+		// less outputs.
+		i := h.rng.Intn(len(h.foreign))
+		f := h.foreign[i]
+		h.foreign = append(h.foreign[:i], h.foreign[i+1:]...)
+		id, err := chainhash.NewHashFromStr(f.txid)
+		if err != nil {
+			h.fail("%v", err)
+		}
+		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(id, f.vout), nil, nil))
+		prevs = append(prevs, prev{TxID: f.txid, Vout: f.vout, ScriptPubKey: f.out.ScriptHex, Amount: btc(f.value)})
+		wifs[f.key.WIF] = true
+		in += f.value
+		h.counts["(a stranger's input in a spend)"]++
+	}
+	avail := in - 2_000*int64(len(tx.TxIn)+1)
 	if avail < 30_000 {
 		return "", false
 	}
