@@ -2,6 +2,7 @@ package sign
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"testing"
 
 	btcecdsa "github.com/btcsuite/btcd/btcec/v2/ecdsa"
@@ -11,6 +12,7 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
 	"github.com/descwallet/descwallet/internal/script"
+	"github.com/descwallet/descwallet/internal/secp"
 )
 
 // faultCase is one single-input spend for the fault tests.
@@ -212,13 +214,25 @@ func TestFaultyNoncePointRefused(t *testing.T) {
 		}
 	}
 
-	// The faulty signatures themselves: well formed, and invalid.
+	// The faulty signatures themselves: well formed, consistent with the
+	// private key and the nonce (the check the signer used to rely on
+	// passes), and invalid.
 	k := benchKey(9)
 	hash := sha256.Sum256([]byte("nonce fault"))
 	f := &faults{noncePoint: plusG}
 	der := signECDSA(&k.priv.Key, hash[:], f)
-	if _, err := btcecdsa.ParseDERSignature(der); err != nil || verifyECDSA(der, hash[:], k.pub) {
+	parsed, err := btcecdsa.ParseDERSignature(der)
+	if err != nil || verifyECDSA(der, hash[:], k.pub) {
 		t.Fatalf("faulty ECDSA signature: parse %v, verifies %v", err, verifyECDSA(der, hash[:], k.pub))
+	}
+	nonce := groundNonce(t, k, hash[:], f)
+	r, sv := parsed.R(), parsed.S()
+	var e, lhs, rhs secp256k1.ModNScalar
+	e.SetByteSlice(hash[:])
+	lhs.Mul2(&sv, &nonce)
+	rhs.Mul2(&r, &k.priv.Key).Add(&e)
+	if !lhs.Equals(&rhs) {
+		t.Fatal("faulty signature fails s·k = e + r·d: the fault is not the one a private-key check misses")
 	}
 	if _, ok := SignECDSA(k.priv, k.pub, hash[:]); !ok {
 		t.Fatal("sound ECDSA signature refused")
@@ -231,6 +245,27 @@ func TestFaultyNoncePointRefused(t *testing.T) {
 	if _, ok := plain.signSchnorr(hash[:], f); ok {
 		t.Fatal("faulty Schnorr signature not refused")
 	}
+}
+
+// groundNonce returns the nonce signECDSA settles on for hash (with the
+// faults f), as the signature uses it: negated when s was made low.
+func groundNonce(t *testing.T, k *Key, hash []byte, f *faults) secp256k1.ModNScalar {
+	t.Helper()
+	d := privBytes(k)
+	nonce, r := nonceRFC6979(d, hash, nil, f)
+	var extra [32]byte
+	for counter := uint32(1); !lowR(&r); counter++ {
+		binary.LittleEndian.PutUint32(extra[:4], counter)
+		nonce, r = nonceRFC6979(d, hash, extra[:], f)
+	}
+	var e, s secp256k1.ModNScalar
+	e.SetByteSlice(hash)
+	kinv := secp.InvertScalar(&nonce)
+	s.Mul2(&k.priv.Key, &r).Add(&e).Mul(&kinv)
+	if s.IsOverHalfOrder() {
+		nonce.Negate()
+	}
+	return nonce
 }
 
 // TestCorruptSignatureRefused alters each new signature after signing and
