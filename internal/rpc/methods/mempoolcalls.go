@@ -298,10 +298,10 @@ type mempoolInfoJSON struct {
 	LimitClusterSize    int        `json:"limitclustersize"`
 }
 
-// btcdMaxOrphanTxSize and the other btcd policy values getmempoolinfo
-// reports: btcd has no size cap on its mempool (maxmempool shows Core's
-// default), relays 1 sat/vB, and accepts no bare multisig? It does; it
-// keeps Core's default data-carrier limit of 83 bytes.
+// The policy values getmempoolinfo reports for btcd, which does not report
+// them itself: btcd caps no mempool size and keeps no clusters (Core's
+// defaults are shown), relays 1 sat/vB (btcdRelayFee), relays bare
+// multisig, and takes null-data outputs of up to 83 bytes of script.
 const (
 	coreMaxMempool        = 300_000_000
 	btcdMaxDataCarrier    = 83

@@ -386,3 +386,38 @@ func TestNodeCallsBtcdCannot(t *testing.T) {
 		t.Errorf("btcd was asked: %q", got)
 	}
 }
+
+// TestNodeCallsForwardingWhitelist checks that -rpcwhitelist applies
+// before forwarding: a user whose list lacks a method gets the empty 403 and
+// bitcoind is not asked; a listed method is forwarded.
+func TestNodeCallsForwardingWhitelist(t *testing.T) {
+	double, _ := newRecordedBitcoind(t, extraReplies)
+	d := &Deps{Net: &chaincfg.RegressionNetParams, Chain: backendOnly{backendClient(t, chain.KindBitcoind, double)}}
+	auth := rpc.NewAuthenticator()
+	auth.AddPassword("u", "p")
+	s, err := rpc.NewServer(rpc.Config{Methods: All(d), Auth: auth, MapError: MapError,
+		Whitelist: rpc.NewWhitelist([]string{"u:getbestblockhash"}, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"generatetoaddress", "getblock"} {
+		r := httptest.NewRecorder()
+		req := httptest.NewRequest("POST", "/", strings.NewReader(`{"method":"`+m+`","params":[1,"bcrt1qad9t5d5p8fylrpph5ax9ny4vwtn8npdghgv3nc"],"id":1}`))
+		req.SetBasicAuth("u", "p")
+		req.RemoteAddr = "127.0.0.1:5000"
+		s.ServeHTTP(r, req)
+		if r.Code != http.StatusForbidden || r.Body.Len() != 0 {
+			t.Errorf("%s: %d %q, want an empty 403", m, r.Code, r.Body.String())
+		}
+	}
+	if got := double.taken(); len(got) != 0 {
+		t.Errorf("refused calls reached bitcoind: %q", got)
+	}
+	if r := nodeCall(t, s, "/", "getbestblockhash", nil); r.Error != nil ||
+		string(r.Result) != `"63f84ffebeed116a485423d6ba944e69927366797cd91810f2bf4bddcb5d2b14"` {
+		t.Errorf("allowed call: %s", r.Body)
+	}
+	if got := double.taken(); len(got) != 1 || got[0] != "getbestblockhash []" {
+		t.Errorf("bitcoind received %q", got)
+	}
+}
