@@ -1,0 +1,431 @@
+package coinselect
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"sort"
+)
+
+// errNoSolution is Core's empty util::Error: no selection, nothing
+// specific to say (it becomes "Insufficient funds" at the top).
+var errNoSolution = &Error{Kind: InsufficientFunds, Message: ""}
+
+func maxWeightErr() error { return newError(MaxWeightExceeded) }
+
+// hasMsg is Core's HasErrorMsg.
+func hasMsg(err error) bool {
+	e, ok := err.(*Error)
+	return ok && e.Message != ""
+}
+
+// sortDescending orders by amount, then lower waste (fee - long-term fee).
+func sortDescending(pool []*group) {
+	sort.Slice(pool, func(i, j int) bool {
+		a, b := pool[i], pool[j]
+		if a.amount() == b.amount() {
+			return a.fee-a.ltFee < b.fee-b.ltFee
+		}
+		return a.amount() > b.amount()
+	})
+}
+
+// sortDescendingWeight orders by amount, then lower weight.
+func sortDescendingWeight(pool []*group) {
+	sort.Slice(pool, func(i, j int) bool {
+		a, b := pool[i], pool[j]
+		if a.amount() == b.amount() {
+			return a.weight < b.weight
+		}
+		return a.amount() > b.amount()
+	})
+}
+
+// selectBnB is Core's SelectCoinsBnB: a depth-first search, inclusion
+// first over the pool by descending amount, for the changeless selection in
+// [target, target+costOfChange] of least waste.
+func selectBnB(pool []*group, target, costOfChange int64, maxWeight int) (*selection, error) {
+	var currValue, available int64
+	for _, g := range pool {
+		available += g.amount()
+	}
+	if len(pool) == 0 || available < target {
+		return nil, errNoSolution
+	}
+	pool = append([]*group(nil), pool...)
+	sortDescending(pool)
+
+	var (
+		currSel      []int
+		currWeight   int
+		currWaste    int64
+		bestSel      []int
+		bestWaste    int64 = maxMoney
+		highFeeRate        = pool[0].fee > pool[0].ltFee
+		weightExceed bool
+	)
+	for try, i := 0, 0; try < totalTries; try, i = try+1, i+1 {
+		backtrack := false
+		switch {
+		case currValue+available < target || currValue > target+costOfChange ||
+			(currWaste > bestWaste && highFeeRate):
+			backtrack = true
+		case currWeight > maxWeight:
+			weightExceed = true
+			backtrack = true
+		case currValue >= target:
+			currWaste += currValue - target
+			if currWaste <= bestWaste {
+				bestSel = append(bestSel[:0], currSel...)
+				bestWaste = currWaste
+			}
+			currWaste -= currValue - target
+			backtrack = true
+		}
+
+		if backtrack {
+			if len(currSel) == 0 {
+				break
+			}
+			// Put the omitted groups back in the lookahead, then take the
+			// omission branch of the last included one.
+			last := currSel[len(currSel)-1]
+			for i--; i > last; i-- {
+				available += pool[i].amount()
+			}
+			g := pool[i]
+			currValue -= g.amount()
+			currWaste -= g.fee - g.ltFee
+			currWeight -= g.weight
+			currSel = currSel[:len(currSel)-1]
+			continue
+		}
+
+		g := pool[i]
+		available -= g.amount()
+		// Skip an inclusion equivalent to that of an omitted predecessor
+		// with the same amount and fee.
+		if len(currSel) == 0 || i-1 == currSel[len(currSel)-1] ||
+			g.amount() != pool[i-1].amount() || g.fee != pool[i-1].fee {
+			currSel = append(currSel, i)
+			currValue += g.amount()
+			currWaste += g.fee - g.ltFee
+			currWeight += g.weight
+		}
+	}
+
+	if len(bestSel) == 0 {
+		if weightExceed {
+			return nil, maxWeightErr()
+		}
+		return nil, errNoSolution
+	}
+	s := newSelection(target, BnB)
+	for _, i := range bestSel {
+		s.addGroup(pool[i])
+	}
+	s.recalculateWaste(costOfChange, costOfChange, 0)
+	return s, nil
+}
+
+// selectCoinGrinder is Core's CoinGrinder: the lightest selection paying
+// target plus changeTarget, by depth-first search with weight bounds.
+func selectCoinGrinder(pool []*group, target, changeTarget int64, maxWeight int) (*selection, error) {
+	if len(pool) == 0 {
+		return nil, errNoSolution
+	}
+	pool = append([]*group(nil), pool...)
+	sortDescendingWeight(pool)
+	n := len(pool)
+	lookahead := make([]int64, n)
+	minTailWeight := make([]int, n)
+	var total int64
+	minW := int(^uint(0) >> 1)
+	for k := n - 1; k >= 0; k-- {
+		lookahead[k] = total
+		minTailWeight[k] = minW
+		total += pool[k].amount()
+		minW = min(minW, pool[k].weight)
+	}
+	totalTarget := target + changeTarget
+	if total < totalTarget {
+		return nil, errNoSolution
+	}
+
+	var (
+		currSel, bestSel []int
+		currAmount       int64
+		bestAmount       int64 = maxMoney
+		currWeight       int
+		bestWeight       = maxWeight
+		weightExceeded   bool
+		next             int
+		tries            int
+	)
+	deselectLast := func() {
+		g := pool[currSel[len(currSel)-1]]
+		currAmount -= g.amount()
+		currWeight -= g.weight
+		currSel = currSel[:len(currSel)-1]
+	}
+	s := newSelection(target, CoinGrinder)
+	for done := false; !done; {
+		shift, cut := false, false
+		g := pool[next]
+		currAmount += g.amount()
+		currWeight += g.weight
+		currSel = append(currSel, next)
+		next++
+		tries++
+
+		tail := currSel[len(currSel)-1]
+		switch {
+		case currAmount+lookahead[tail] < totalTarget:
+			cut = true
+		case currWeight > bestWeight:
+			if currWeight > maxWeight {
+				weightExceeded = true
+			}
+			if pool[tail].weight <= minTailWeight[tail] {
+				cut = true
+			} else {
+				shift = true
+			}
+		case currAmount >= totalTarget:
+			shift = true
+			if currWeight < bestWeight || (currWeight == bestWeight && currAmount < bestAmount) {
+				bestSel = append(bestSel[:0], currSel...)
+				bestWeight = currWeight
+				bestAmount = currAmount
+			}
+		case len(bestSel) > 0:
+			// Even the lightest remaining groups, as many as the last
+			// amount says are still missing, would weigh more than the best.
+			a := pool[tail].amount()
+			need := (totalTarget - currAmount + a - 1) / a
+			if int64(currWeight)+int64(minTailWeight[tail])*need > int64(bestWeight) {
+				if pool[tail].weight <= minTailWeight[tail] {
+					cut = true
+				} else {
+					shift = true
+				}
+			}
+		}
+
+		if tries >= totalTries {
+			s.completed = false
+			break
+		}
+		if next == n {
+			cut = true
+		}
+		if cut {
+			deselectLast()
+			shift = true
+		}
+		for shift {
+			if len(currSel) == 0 {
+				done = true
+				break
+			}
+			next = currSel[len(currSel)-1] + 1
+			deselectLast()
+			shift = false
+			// Skip clones of the group just omitted.
+			for pool[next-1].amount() == pool[next].amount() {
+				if next >= n-1 {
+					shift = true
+					break
+				}
+				next++
+			}
+		}
+	}
+
+	if len(bestSel) == 0 {
+		if weightExceeded {
+			return nil, maxWeightErr()
+		}
+		return nil, errNoSolution
+	}
+	for _, i := range bestSel {
+		s.addGroup(pool[i])
+	}
+	return s, nil
+}
+
+// minHeap keeps the smallest amount on top (Core's MinOutputGroupComparator
+// priority queue).
+type minHeap []*group
+
+func (h minHeap) Len() int           { return len(h) }
+func (h minHeap) Less(i, j int) bool { return h[i].amount() < h[j].amount() }
+func (h minHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *minHeap) Push(x any)        { *h = append(*h, x.(*group)) }
+func (h *minHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// selectSRD is Core's SelectCoinsSRD: groups in random order until the
+// target plus the lowest change (and its fee) is reached, dropping the
+// smallest when the weight limit is passed.
+func selectSRD(pool []*group, target, changeFee int64, rng *rand.Rand, maxWeight int) (*selection, error) {
+	s := newSelection(target, SRD)
+	target += ChangeLower + changeFee
+	idx := make([]int, len(pool))
+	for i := range idx {
+		idx[i] = i
+	}
+	rng.Shuffle(len(idx), func(i, j int) { idx[i], idx[j] = idx[j], idx[i] })
+
+	var h minHeap
+	var value int64
+	weight := 0
+	exceeded := false
+	for _, i := range idx {
+		g := pool[i]
+		heap.Push(&h, g)
+		value += g.amount()
+		weight += g.weight
+		if weight > maxWeight {
+			exceeded = true
+			for {
+				r := heap.Pop(&h).(*group)
+				value -= r.amount()
+				weight -= r.weight
+				if h.Len() == 0 || weight <= maxWeight {
+					break
+				}
+			}
+		}
+		if value >= target {
+			for _, g := range h {
+				s.addGroup(g)
+			}
+			return s, nil
+		}
+	}
+	if exceeded {
+		return nil, maxWeightErr()
+	}
+	return nil, errNoSolution
+}
+
+// approximateBestSubset is Core's ApproximateBestSubset: random passes for
+// the subset closest above target within the weight limit.
+func approximateBestSubset(rng *rand.Rand, gs []*group, totalLower, target int64, maxWeight int) ([]bool, int64) {
+	best := make([]bool, len(gs))
+	for i := range best {
+		best[i] = true
+	}
+	nBest := totalLower
+	included := make([]bool, len(gs))
+	for rep := 0; rep < 1000 && nBest != target; rep++ {
+		clear(included)
+		var total int64
+		weight := 0
+		reached := false
+		for pass := 0; pass < 2 && !reached; pass++ {
+			for i, g := range gs {
+				var take bool
+				if pass == 0 {
+					take = rng.Uint64()&1 == 1
+				} else {
+					take = !included[i]
+				}
+				if !take {
+					continue
+				}
+				total += g.amount()
+				weight += g.weight
+				included[i] = true
+				if total >= target && weight <= maxWeight {
+					reached = true
+					if total < nBest {
+						nBest = total
+						copy(best, included)
+					}
+					total -= g.amount()
+					weight -= g.weight
+					included[i] = false
+				}
+			}
+		}
+	}
+	return best, nBest
+}
+
+// selectKnapsack is Core's KnapsackSolver.
+func selectKnapsack(pool []*group, target, changeTarget int64, rng *rand.Rand, maxWeight int) (*selection, error) {
+	s := newSelection(target, Knapsack)
+	gs := append([]*group(nil), pool...)
+	rng.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
+
+	exceeded := false
+	var lowestLarger *group
+	var applicable []*group
+	var totalLower int64
+	for _, g := range gs {
+		if g.weight > maxWeight {
+			exceeded = true
+			continue
+		}
+		switch a := g.amount(); {
+		case a == target:
+			s.addGroup(g)
+			return s, nil
+		case a < target+changeTarget:
+			applicable = append(applicable, g)
+			totalLower += a
+		case lowestLarger == nil || a < lowestLarger.amount():
+			lowestLarger = g
+		}
+	}
+
+	if totalLower == target {
+		for _, g := range applicable {
+			s.addGroup(g)
+		}
+		if s.weight <= maxWeight {
+			return s, nil
+		}
+		exceeded = true
+		s.clear()
+	}
+	if totalLower < target {
+		if lowestLarger == nil {
+			if exceeded {
+				return nil, maxWeightErr()
+			}
+			return nil, errNoSolution
+		}
+		s.addGroup(lowestLarger)
+		return s, nil
+	}
+
+	sortDescending(applicable)
+	best, nBest := approximateBestSubset(rng, applicable, totalLower, target, maxWeight)
+	if nBest != target && totalLower >= target+changeTarget {
+		best, nBest = approximateBestSubset(rng, applicable, totalLower, target+changeTarget, maxWeight)
+	}
+	if lowestLarger != nil &&
+		((nBest != target && nBest < target+changeTarget) || lowestLarger.amount() <= nBest) {
+		s.addGroup(lowestLarger)
+		return s, nil
+	}
+	for i, g := range applicable {
+		if best[i] {
+			s.addGroup(g)
+		}
+	}
+	if s.weight > maxWeight {
+		if lowestLarger == nil {
+			return nil, maxWeightErr()
+		}
+		s.clear()
+		s.addGroup(lowestLarger)
+	}
+	return s, nil
+}

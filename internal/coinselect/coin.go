@@ -1,0 +1,270 @@
+package coinselect
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+// OutputType is the address type of a coin, in Core's OutputType order;
+// selection first tries each type on its own.
+type OutputType int
+
+// The output types, in Core's order (which decides ties between types).
+const (
+	Legacy OutputType = iota
+	P2SHSegwit
+	Bech32
+	Bech32m
+	UnknownType
+)
+
+// Coin is a candidate input as the wallet sees it.
+type Coin struct {
+	OutPoint wire.OutPoint
+	Value    int64
+	PkScript []byte
+	Type     OutputType
+	// InputWeight is the weight of the signed input (see InputWeight);
+	// zero or less means the wallet cannot size it: such a coin is not a
+	// candidate, and as a preset input it is "Not solvable".
+	InputWeight int
+	// Depth is the number of confirmations, 0 in the mempool.
+	Depth int
+	// FromMe: the transaction creating the coin spent only our coins
+	// (change), which makes it eligible with fewer confirmations.
+	FromMe bool
+	// Safe is Core's "safe" flag; unsafe coins are only used with
+	// IncludeUnsafe.
+	Safe bool
+	// Ancestors and Descendants are the unconfirmed ancestry counts of the
+	// creating transaction, as the mempool reports them.
+	Ancestors, Descendants int
+	// BumpFee is the fee needed to bring unconfirmed ancestors up to the
+	// target fee rate (Core's calculateIndividualBumpFees).
+	BumpFee int64
+}
+
+// coin is a Coin with its fees at the selection's rates.
+type coin struct {
+	c          *Coin
+	inputBytes int
+	fee        int64 // input fee plus ancestor bump fee
+	ltFee      int64
+	effValue   int64
+	preset     bool
+}
+
+func newCoin(c *Coin, p *Params) *coin {
+	x := &coin{c: c, inputBytes: -1}
+	if c.InputWeight > 0 {
+		x.inputBytes = vsizeOf(c.InputWeight)
+		x.fee = p.FeeRate.Fee(x.inputBytes)
+		x.ltFee = p.LongTermFeeRate.Fee(x.inputBytes)
+	}
+	x.fee += c.BumpFee
+	x.effValue = c.Value - x.fee
+	return x
+}
+
+// group is Core's OutputGroup.
+type group struct {
+	coins       []*coin
+	fromMe      bool
+	value       int64
+	depth       int
+	ancestors   int
+	descendants int
+	effValue    int64
+	fee         int64
+	ltFee       int64
+	sffo        bool
+	weight      int
+}
+
+func newGroup(p *Params) *group {
+	return &group{fromMe: true, depth: 999, sffo: p.SubtractFeeOutputs}
+}
+
+func (g *group) insert(x *coin) {
+	g.coins = append(g.coins, x)
+	g.fee += x.fee
+	g.ltFee += x.ltFee
+	g.effValue += x.effValue
+	g.fromMe = g.fromMe && x.c.FromMe
+	g.value += x.c.Value
+	g.depth = min(g.depth, x.c.Depth)
+	// Ancestors add up (an overestimate when they share some);
+	// descendants are counted from the top ancestor, so the largest.
+	g.ancestors += x.c.Ancestors
+	g.descendants = max(g.descendants, x.c.Descendants)
+	if x.inputBytes > 0 {
+		g.weight += x.inputBytes * WitnessScaleFactor
+	}
+}
+
+func (g *group) amount() int64 {
+	if g.sffo {
+		return g.value
+	}
+	return g.effValue
+}
+
+func (g *group) eligible(f filter) bool {
+	conf := f.confTheirs
+	if g.fromMe {
+		conf = f.confMine
+	}
+	return g.depth >= conf && uint64(g.ancestors) <= f.maxAncestors &&
+		uint64(g.descendants) <= f.maxDescendants
+}
+
+// filter is Core's CoinEligibilityFilter.
+type filter struct {
+	confMine, confTheirs         int
+	maxAncestors, maxDescendants uint64
+	includePartial               bool
+	allowMixed                   bool
+}
+
+// groups is Core's Groups: the positive-only and mixed pools.
+type groups struct {
+	positive []*group
+	mixed    []*group
+}
+
+// typeMap is Core's OutputGroupTypeMap.
+type typeMap struct {
+	byType [UnknownType + 1]*groups
+	all    groups
+}
+
+func (m *typeMap) push(g *group, t OutputType, positive, mixed bool) {
+	if len(g.coins) == 0 {
+		return
+	}
+	if t < 0 || t > UnknownType {
+		t = UnknownType
+	}
+	gs := m.byType[t]
+	if gs == nil {
+		gs = &groups{}
+		m.byType[t] = gs
+	}
+	if positive && g.amount() > 0 {
+		gs.positive = append(gs.positive, g)
+		m.all.positive = append(m.all.positive, g)
+	}
+	if mixed {
+		gs.mixed = append(gs.mixed, g)
+		m.all.mixed = append(m.all.mixed, g)
+	}
+}
+
+func (m *typeMap) typesCount() int {
+	n := 0
+	for _, g := range m.byType {
+		if g != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// candidateGroup is a group with what the filters need to place it.
+type candidateGroup struct {
+	g        *group
+	t        OutputType
+	partial  bool // the last, not full, group of a script that has others
+	positive bool // from the positive-only grouping
+}
+
+// groupOutputs is Core's GroupOutputs before the filters: every group
+// with its type, in Core's order.
+func groupOutputs(coins []*coin, p *Params) []candidateGroup {
+	var out []candidateGroup
+	if !p.AvoidPartialSpends {
+		for _, x := range coins {
+			g := newGroup(p)
+			g.insert(x)
+			out = append(out, candidateGroup{g: g, t: x.c.Type, positive: true})
+		}
+		return out
+	}
+
+	// Group by (scriptPubKey, type), at most OutputGroupMaxEntries coins a
+	// group; the positive-only map holds the coins of positive effective
+	// value, grouped again on their own.
+	type key struct {
+		spk string
+		t   OutputType
+	}
+	build := func(positiveOnly bool) []candidateGroup {
+		m := map[key][]*group{}
+		var keys []key
+		for _, x := range coins {
+			if positiveOnly && x.effValue <= 0 {
+				continue
+			}
+			k := key{string(x.c.PkScript), x.c.Type}
+			gs, ok := m[k]
+			if !ok {
+				keys = append(keys, k)
+			}
+			if len(gs) == 0 || len(gs[len(gs)-1].coins) >= OutputGroupMaxEntries {
+				gs = append(gs, newGroup(p))
+			}
+			gs[len(gs)-1].insert(x)
+			m[k] = gs
+		}
+		// Core walks a std::map keyed by (CScript, type): scripts compare
+		// by length, then bytes.
+		sort.Slice(keys, func(i, j int) bool {
+			a, b := keys[i], keys[j]
+			if len(a.spk) != len(b.spk) {
+				return len(a.spk) < len(b.spk)
+			}
+			if c := bytes.Compare([]byte(a.spk), []byte(b.spk)); c != 0 {
+				return c < 0
+			}
+			return a.t < b.t
+		})
+		var res []candidateGroup
+		for _, k := range keys {
+			gs := m[k]
+			// Backwards, so the partial group comes first.
+			for i := len(gs) - 1; i >= 0; i-- {
+				res = append(res, candidateGroup{g: gs[i], t: k.t,
+					partial: i == len(gs)-1 && len(gs) > 1, positive: positiveOnly})
+			}
+		}
+		return res
+	}
+	out = append(out, build(false)...)
+	return append(out, build(true)...)
+}
+
+// typeMapFor places the candidate groups a filter accepts, as Core's
+// FilteredOutputGroups entry for that filter.
+func typeMapFor(cands []candidateGroup, f filter, aps bool) *typeMap {
+	m := &typeMap{}
+	for _, c := range cands {
+		if !accepts(c, f) {
+			continue
+		}
+		if !aps {
+			m.push(c.g, c.t, true, true)
+		} else {
+			m.push(c.g, c.t, c.positive, !c.positive)
+		}
+	}
+	return m
+}
+
+func accepts(c candidateGroup, f filter) bool {
+	if !c.g.eligible(f) {
+		return false
+	}
+	return !c.partial || f.includePartial
+}
