@@ -199,6 +199,12 @@ func Fund(req *Request) (*Funding, error) {
 	if f.Weight > MaxStandardTxWeight {
 		return nil, newError(TxTooLarge)
 	}
+	// Selection leaves room for the outputs and a one-byte input count;
+	// 253 inputs or more, or preset inputs with change, can still pass
+	// max_tx_weight by a few units, which Core lets through.
+	if f.Weight > maxWeight {
+		return nil, newError(MaxWeightExceeded)
+	}
 	maxFee := req.MaxTxFee
 	if maxFee == 0 {
 		maxFee = DefaultMaxTxFee

@@ -158,6 +158,11 @@ func selectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 		s := newSelection(target, Manual)
 		s.addCoins(presetCoins, p.SubtractFeeOutputs)
 		s.recalculateWaste(p.MinViableChange, p.CostOfChange, p.ChangeFee)
+		// Core does not weigh preset inputs that pay on their own
+		// against max_tx_weight; we do.
+		if s.weight > p.maxTxWeight()-p.TxNoInputsSize*WitnessScaleFactor {
+			return nil, newError(MaxWeightExceeded)
+		}
 		return s, nil
 	}
 
