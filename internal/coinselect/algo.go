@@ -2,6 +2,7 @@ package coinselect
 
 import (
 	"container/heap"
+	"math/bits"
 	"math/rand/v2"
 	"sort"
 )
@@ -313,49 +314,127 @@ func selectSRD(pool []*group, target, changeFee int64, rng *rand.Rand, maxWeight
 	return nil, errNoSolution
 }
 
-// approximateBestSubset is Core's ApproximateBestSubset: random passes for
-// the subset closest above target within the weight limit.
-func approximateBestSubset(rng *rand.Rand, gs []*group, totalLower, target int64, maxWeight int) ([]bool, int64) {
-	best := make([]bool, len(gs))
-	for i := range best {
-		best[i] = true
+// bitSource hands out fair random bits 64 at a time, as Core's
+// FastRandomContext buffers them for randbool.
+type bitSource struct {
+	r    *rand.Rand
+	bits uint64
+	n    int
+}
+
+// gap returns how many zero bits come before the next one bit (the number
+// of coins a pass leaves out before it includes one), at most limit.
+func (b *bitSource) gap(limit int) int {
+	g := 0
+	for g < limit {
+		if b.n == 0 {
+			b.bits, b.n = b.r.Uint64(), 64
+		}
+		tz := bits.TrailingZeros64(b.bits)
+		if tz >= b.n {
+			g += b.n
+			b.n = 0
+			continue
+		}
+		b.bits >>= tz + 1
+		b.n -= tz + 1
+		return g + tz
 	}
+	return limit
+}
+
+// subsetSearch holds Knapsack's stochastic subset search over groups
+// sorted by descending amount.
+type subsetSearch struct {
+	gs     []*group
+	runEnd []int // runEnd[i]: end of the run of groups equal to gs[i]
+	mark   []uint32
+	gen    uint32
+	inc    []int
+	bits   bitSource
+}
+
+func newSubsetSearch(gs []*group, rng *rand.Rand) *subsetSearch {
+	n := len(gs)
+	s := &subsetSearch{gs: gs, runEnd: make([]int, n), mark: make([]uint32, n), bits: bitSource{r: rng}}
+	for i := n - 1; i >= 0; i-- {
+		s.runEnd[i] = i + 1
+		if i+1 < n && gs[i+1].amount() == gs[i].amount() && gs[i+1].weight == gs[i].weight {
+			s.runEnd[i] = s.runEnd[i+1]
+		}
+	}
+	return s
+}
+
+// approximate is Core's ApproximateBestSubset: up to iterations (1000) repetitions of
+// two passes, the first including each group with probability one half,
+// the second including the rest, each group that reaches the target
+// within the weight limit being noted (the least total wins) and taken
+// back out. It returns the best subset (nil: all groups) and its total.
+//
+// It makes the same decisions with the same probabilities as Core's loop
+// but does not visit every group: the first pass jumps to the next
+// included group, and once a group reaches the target the groups equal to
+// it that follow in the same pass would reach it with the same total and
+// change nothing, so they are skipped. Wallets with many equal coins cost
+// a few steps a repetition instead of one per coin.
+func (s *subsetSearch) approximate(totalLower, target int64, maxWeight, iterations int) ([]int, int64) {
+	var best []int
 	nBest := totalLower
-	included := make([]bool, len(gs))
-	for rep := 0; rep < 1000 && nBest != target; rep++ {
-		clear(included)
+	n := len(s.gs)
+	for rep := 0; rep < iterations && nBest != target; rep++ {
+		s.gen++
+		if s.gen == 0 {
+			clear(s.mark)
+			s.gen = 1
+		}
+		s.inc = s.inc[:0]
 		var total int64
 		weight := 0
 		reached := false
-		for pass := 0; pass < 2 && !reached; pass++ {
-			for i, g := range gs {
-				var take bool
-				if pass == 0 {
-					take = rng.Uint64()&1 == 1
-				} else {
-					take = !included[i]
+		// try includes group i: it either reaches the target (noted and
+		// taken back, true) or stays in.
+		try := func(i int) bool {
+			g := s.gs[i]
+			if total+g.amount() >= target && weight+g.weight <= maxWeight {
+				reached = true
+				if total+g.amount() < nBest {
+					nBest = total + g.amount()
+					best = append(append(best[:0], s.inc...), i)
 				}
-				if !take {
-					continue
-				}
-				total += g.amount()
-				weight += g.weight
-				included[i] = true
-				if total >= target && weight <= maxWeight {
-					reached = true
-					if total < nBest {
-						nBest = total
-						copy(best, included)
-					}
-					total -= g.amount()
-					weight -= g.weight
-					included[i] = false
-				}
+				return true
+			}
+			total += g.amount()
+			weight += g.weight
+			s.inc = append(s.inc, i)
+			s.mark[i] = s.gen
+			return false
+		}
+		for i := s.bits.gap(n); i < n; i += 1 + s.bits.gap(n) {
+			if try(i) {
+				i = s.runEnd[i] - 1
+			}
+		}
+		if reached {
+			continue
+		}
+		for i := 0; i < n; i++ {
+			if s.mark[i] == s.gen {
+				continue
+			}
+			if try(i) {
+				i = s.runEnd[i] - 1
 			}
 		}
 	}
-	return best, nBest
+	if best == nil {
+		return nil, nBest
+	}
+	return append([]int(nil), best...), nBest
 }
+
+// knapsackIterations is Core's repetition count for the subset search.
+const knapsackIterations = 1000
 
 // selectKnapsack is Core's KnapsackSolver.
 func selectKnapsack(pool []*group, target, changeTarget int64, rng *rand.Rand, maxWeight int) (*selection, error) {
@@ -406,18 +485,23 @@ func selectKnapsack(pool []*group, target, changeTarget int64, rng *rand.Rand, m
 	}
 
 	sortDescending(applicable)
-	best, nBest := approximateBestSubset(rng, applicable, totalLower, target, maxWeight)
+	search := newSubsetSearch(applicable, rng)
+	best, nBest := search.approximate(totalLower, target, maxWeight, knapsackIterations)
 	if nBest != target && totalLower >= target+changeTarget {
-		best, nBest = approximateBestSubset(rng, applicable, totalLower, target+changeTarget, maxWeight)
+		best, nBest = search.approximate(totalLower, target+changeTarget, maxWeight, knapsackIterations)
 	}
 	if lowestLarger != nil &&
 		((nBest != target && nBest < target+changeTarget) || lowestLarger.amount() <= nBest) {
 		s.addGroup(lowestLarger)
 		return s, nil
 	}
-	for i, g := range applicable {
-		if best[i] {
+	if best == nil {
+		for _, g := range applicable {
 			s.addGroup(g)
+		}
+	} else {
+		for _, i := range best {
+			s.addGroup(applicable[i])
 		}
 	}
 	if s.weight > maxWeight {
