@@ -24,6 +24,9 @@ var forbidden = map[string][]string{
 	"internal/musig":   {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/sign":    {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/secp":    {moduleAll}, // shared field arithmetic: a leaf
+	// Coin selection is arithmetic over the coins the wallet hands it:
+	// script classification at most, no descriptors, keys or storage.
+	"internal/coinselect": {"descriptor", "psbt", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	// The public PSBT format package is a leaf: the signer builds on it,
 	// and other Go programs can use it without the rest of the module.
 	"psbt": {moduleAll},

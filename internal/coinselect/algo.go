@@ -1,10 +1,11 @@
 package coinselect
 
 import (
+	"cmp"
 	"container/heap"
 	"math/bits"
 	"math/rand/v2"
-	"sort"
+	"slices"
 )
 
 // errNoSolution is Core's empty util::Error: no selection, nothing
@@ -21,23 +22,21 @@ func hasMsg(err error) bool {
 
 // sortDescending orders by amount, then lower waste (fee - long-term fee).
 func sortDescending(pool []*group) {
-	sort.Slice(pool, func(i, j int) bool {
-		a, b := pool[i], pool[j]
-		if a.amount() == b.amount() {
-			return a.fee-a.ltFee < b.fee-b.ltFee
+	slices.SortFunc(pool, func(a, b *group) int {
+		if a.sel != b.sel {
+			return cmp.Compare(b.sel, a.sel)
 		}
-		return a.amount() > b.amount()
+		return cmp.Compare(a.fee-a.ltFee, b.fee-b.ltFee)
 	})
 }
 
 // sortDescendingWeight orders by amount, then lower weight.
 func sortDescendingWeight(pool []*group) {
-	sort.Slice(pool, func(i, j int) bool {
-		a, b := pool[i], pool[j]
-		if a.amount() == b.amount() {
-			return a.weight < b.weight
+	slices.SortFunc(pool, func(a, b *group) int {
+		if a.sel != b.sel {
+			return cmp.Compare(b.sel, a.sel)
 		}
-		return a.amount() > b.amount()
+		return cmp.Compare(a.weight, b.weight)
 	})
 }
 

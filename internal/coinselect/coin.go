@@ -56,8 +56,8 @@ type coin struct {
 	preset     bool
 }
 
-func newCoin(c *Coin, p *Params) *coin {
-	x := &coin{c: c, inputBytes: -1}
+func newCoin(c *Coin, p *Params) coin {
+	x := coin{c: c, inputBytes: -1}
 	if c.InputWeight > 0 {
 		x.inputBytes = vsizeOf(c.InputWeight)
 		x.fee = p.FeeRate.Fee(x.inputBytes)
@@ -81,6 +81,7 @@ type group struct {
 	ltFee       int64
 	sffo        bool
 	weight      int
+	sel         int64 // amount(): value with sffo, else effective value
 }
 
 func newGroup(p *Params) *group {
@@ -102,14 +103,14 @@ func (g *group) insert(x *coin) {
 	if x.inputBytes > 0 {
 		g.weight += x.inputBytes * WitnessScaleFactor
 	}
+	g.sel = g.effValue
+	if g.sffo {
+		g.sel = g.value
+	}
 }
 
-func (g *group) amount() int64 {
-	if g.sffo {
-		return g.value
-	}
-	return g.effValue
-}
+// amount is Core's GetSelectionAmount.
+func (g *group) amount() int64 { return g.sel }
 
 func (g *group) eligible(f filter) bool {
 	conf := f.confTheirs
@@ -134,10 +135,16 @@ type groups struct {
 	mixed    []*group
 }
 
-// typeMap is Core's OutputGroupTypeMap.
+// typeMap is Core's OutputGroupTypeMap. The pools of all types together
+// are built when first needed: most selections succeed within one type.
 type typeMap struct {
-	byType [UnknownType + 1]*groups
-	all    groups
+	byType  [UnknownType + 1]*groups
+	entries []typedEntry
+}
+
+type typedEntry struct {
+	g               *group
+	positive, mixed bool
 }
 
 func (m *typeMap) push(g *group, t OutputType, positive, mixed bool) {
@@ -152,14 +159,28 @@ func (m *typeMap) push(g *group, t OutputType, positive, mixed bool) {
 		gs = &groups{}
 		m.byType[t] = gs
 	}
-	if positive && g.amount() > 0 {
+	positive = positive && g.amount() > 0
+	if positive {
 		gs.positive = append(gs.positive, g)
-		m.all.positive = append(m.all.positive, g)
 	}
 	if mixed {
 		gs.mixed = append(gs.mixed, g)
-		m.all.mixed = append(m.all.mixed, g)
 	}
+	m.entries = append(m.entries, typedEntry{g, positive, mixed})
+}
+
+// all is Core's all_groups: every type's groups, in insertion order.
+func (m *typeMap) all() *groups {
+	all := &groups{}
+	for _, e := range m.entries {
+		if e.positive {
+			all.positive = append(all.positive, e.g)
+		}
+		if e.mixed {
+			all.mixed = append(all.mixed, e.g)
+		}
+	}
+	return all
 }
 
 func (m *typeMap) typesCount() int {
@@ -183,15 +204,22 @@ type candidateGroup struct {
 // groupOutputs is Core's GroupOutputs before the filters: every group
 // with its type, in Core's order.
 func groupOutputs(coins []*coin, p *Params) []candidateGroup {
-	var out []candidateGroup
 	if !p.AvoidPartialSpends {
-		for _, x := range coins {
-			g := newGroup(p)
+		// One group a coin, allocated together.
+		out := make([]candidateGroup, len(coins))
+		gs := make([]group, len(coins))
+		members := make([]*coin, len(coins))
+		for i, x := range coins {
+			g := &gs[i]
+			*g = group{fromMe: true, depth: 999, sffo: p.SubtractFeeOutputs}
+			members[i] = x
+			g.coins = members[i : i : i+1]
 			g.insert(x)
-			out = append(out, candidateGroup{g: g, t: x.c.Type, positive: true})
+			out[i] = candidateGroup{g: g, t: x.c.Type, positive: true}
 		}
 		return out
 	}
+	var out []candidateGroup
 
 	// Group by (scriptPubKey, type), at most OutputGroupMaxEntries coins a
 	// group; the positive-only map holds the coins of positive effective
@@ -248,7 +276,7 @@ func groupOutputs(coins []*coin, p *Params) []candidateGroup {
 // typeMapFor places the candidate groups a filter accepts, as Core's
 // FilteredOutputGroups entry for that filter.
 func typeMapFor(cands []candidateGroup, f filter, aps bool) *typeMap {
-	m := &typeMap{}
+	m := &typeMap{entries: make([]typedEntry, 0, len(cands))}
 	for _, c := range cands {
 		if !accepts(c, f) {
 			continue

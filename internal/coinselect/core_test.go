@@ -53,7 +53,8 @@ func makeGroup(amount int64, isEff bool, p *Params, vsize int) *group {
 	c.OutPoint = wire.OutPoint{Index: lockTime}
 	c.OutPoint.Hash[0], c.OutPoint.Hash[1], c.OutPoint.Hash[2] = byte(lockTime), byte(lockTime>>8), byte(lockTime>>16)
 	g := newGroup(p)
-	g.insert(newCoin(c, p))
+	x := newCoin(c, p)
+	g.insert(&x)
 	return g
 }
 
@@ -103,6 +104,7 @@ func expectBnBFail(t *testing.T, name string, pool []*group, target int64, maxWe
 }
 
 func TestCoreBnB(t *testing.T) {
+	t.Parallel()
 	costOfChange := coreParams(coreTestFeeRate).CostOfChange
 	for _, rate := range []FeeRate{0, 1, 5000, 10000, 25000, 59764, 500000, 999000, 1500000} {
 		t.Run(fmt.Sprint(rate), func(t *testing.T) {

@@ -67,6 +67,7 @@ func outcome(gs []*group, pick func(i int) bool, total int64) string {
 // repetition, over pools with runs of equal coins, mixed amounts (some
 // negative) and weight limits.
 func TestSubsetSearchMatchesCore(t *testing.T) {
+	t.Parallel()
 	r := seedRand(29)
 	const samples = 4000
 	for iter := range 40 {

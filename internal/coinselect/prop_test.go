@@ -71,6 +71,7 @@ func checkUnique(t *testing.T, s *selection) {
 // lands in [target, target+cost_of_change] within the weight limit, Branch
 // and Bound finds one, and one of least waste.
 func TestBnBFindsChangelessExhaustive(t *testing.T) {
+	t.Parallel()
 	r := seedRand(13)
 	found := 0
 	for iter := range 4000 {
@@ -147,6 +148,7 @@ func TestBnBFindsChangelessExhaustive(t *testing.T) {
 // selection covering target plus change target (the smallest amount among
 // equally light ones).
 func TestCoinGrinderLightestExhaustive(t *testing.T) {
+	t.Parallel()
 	r := seedRand(17)
 	for iter := range 3000 {
 		p := coreParams(randRate(r))
@@ -202,6 +204,7 @@ func TestCoinGrinderLightestExhaustive(t *testing.T) {
 // the weight limit, and they succeed whenever the pool is enough without a
 // weight limit.
 func TestSRDKnapsackValid(t *testing.T) {
+	t.Parallel()
 	r := seedRand(19)
 	for iter := range 2000 {
 		p := coreParams(randRate(r))
@@ -287,6 +290,7 @@ func boolInt(b bool) int {
 const dbg = false
 
 func TestFundProperties(t *testing.T) {
+	t.Parallel()
 	r := seedRand(23)
 	funded, sffo, withChange, insufficient := 0, 0, 0, 0
 	algos := map[Algorithm]int{}

@@ -1,11 +1,13 @@
 package coinselect
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/btcsuite/btcd/wire/v2"
@@ -141,7 +143,7 @@ func selectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 		}
 		x := newCoin(c, p)
 		x.preset = true
-		presetCoins = append(presetCoins, x)
+		presetCoins = append(presetCoins, &x)
 		presetSet[c.OutPoint] = true
 		if p.SubtractFeeOutputs {
 			presetTotal += c.Value
@@ -168,19 +170,21 @@ func selectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 
 	// The candidates (Core's AvailableCoins): not preset, sized, safe
 	// unless unsafe ones are allowed; ordered by output type.
-	var coins []*coin
+	slab := make([]coin, 0, len(available))
+	coins := make([]*coin, 0, len(available))
 	var total, effTotal int64
 	for i := range available {
 		c := &available[i]
 		if presetSet[c.OutPoint] || c.InputWeight <= 0 || (!c.Safe && !p.IncludeUnsafe) {
 			continue
 		}
-		x := newCoin(c, p)
+		slab = append(slab, newCoin(c, p))
+		x := &slab[len(slab)-1]
 		coins = append(coins, x)
 		total += c.Value
 		effTotal += x.effValue
 	}
-	sort.SliceStable(coins, func(i, j int) bool { return coins[i].c.Type < coins[j].c.Type })
+	slices.SortStableFunc(coins, func(a, b *coin) int { return cmp.Compare(a.c.Type, b.c.Type) })
 	if p.SubtractFeeOutputs {
 		effTotal = total
 	}
@@ -327,7 +331,7 @@ func attemptSelection(target int64, m *typeMap, p *Params, allowMixed bool) (*se
 		return minSelection(results), nil
 	}
 	if allowMixed && m.typesCount() > 1 {
-		return chooseSelection(target, &m.all, p)
+		return chooseSelection(target, m.all(), p)
 	}
 	return nil, errNoSolution
 }
