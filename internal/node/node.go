@@ -96,6 +96,9 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	n.log = n.logs.Logger(SubNode)
 	safego.SetLogger(n.log)
 	n.log.Info("descwalletd starting", "network", cfg.Network.Name, "datadir", cfg.DataDir)
+	n.log.Debug("settings", "rpcthreads", cfg.RPC.Threads, "rpcworkqueue", cfg.RPC.WorkQueue,
+		"rpcservertimeout", cfg.RPC.Timeout, "keypool", cfg.Wallet.Keypool,
+		"chainbackend", cfg.Chain.Backend, "wallets", len(cfg.Wallet.Load))
 	if cfg.ConfFile != "" {
 		n.log.Info("configuration file read", "path", cfg.ConfFile)
 	}
@@ -150,9 +153,11 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	n.wlt = wallet.NewManager(wallet.ManagerConfig{
 		NetDir:  cfg.NetDir,
 		Net:     cfg.Network.Params,
-		Opener:  walletdb.Opener{},
+		Opener:  walletdb.Opener{Log: n.logs.Logger(SubStore)},
 		Keypool: cfg.Wallet.Keypool,
 		Now:     now,
+		Log:     n.logs.Logger(SubWallet),
+		DescLog: n.logs.Logger(SubDescriptor),
 	})
 	// A crash may have left a half-made wallet or a rewrite to finish.
 	for path, err := range n.wlt.Recover(ctx) {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"strconv"
 	"sync"
@@ -463,6 +464,10 @@ const internalErrorMessage = "Internal error: the call failed unexpectedly; see 
 // run calls the handler, turning a panic into an error and tracking the
 // call for getrpcinfo.
 func (s *Server) run(ctx context.Context, m *Method, req *Request) (res any, err error) {
+	if s.log.Enabled(ctx, slog.LevelDebug) {
+		// The method and where, never the params (keys, passphrases).
+		s.log.Debug("call", "method", m.Name, "wallet", req.Wallet)
+	}
 	tok := s.active.add(m.Name)
 	defer func() {
 		s.active.remove(tok)

@@ -83,6 +83,8 @@ func (s *Scanner) Sync(ctx context.Context) (int, error) {
 		return res.Blocks, err
 	}
 	s.state = st
+	s.cfg.Log.Debug("synced to the tip", "from", fork+1, "tip", tip.Height,
+		"blocks", res.Blocks, "fetched", res.Fetched, "found", res.Found)
 	return res.Blocks, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
@@ -92,6 +93,8 @@ func (w *Wallet) ImportDescriptors(ctx context.Context, elems []ImportElement, t
 		if errors.As(res.Err, &wc) {
 			return nil, wc.err
 		}
+		w.debug(w.cfg.Log, "import element processed", "element", i, "success", res.Err == nil,
+			"warnings", len(res.Warnings))
 		results = append(results, res)
 	}
 	return results, nil
@@ -298,6 +301,7 @@ func (w *Wallet) planBranch(ctx context.Context, e *ImportElement, p *branchPlan
 			}
 		}
 	}
+	derivedAt := time.Now()
 	if ranged {
 		end := rangeEnd
 		if t := nextIndex + int64(w.cfg.Keypool); t > end {
@@ -334,6 +338,7 @@ func (w *Wallet) planBranch(ctx context.Context, e *ImportElement, p *branchPlan
 		}
 		p.blocks = b
 	}
+	w.logDerived("import", p.id, rec.RangeStart, rec.RangeEnd, p.blocks, time.Since(derivedAt))
 	if s, err := p.d.NormalizedString(p.cache); err == nil {
 		p.normalized = s
 	} else {

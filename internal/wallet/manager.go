@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -39,6 +40,9 @@ type ManagerConfig struct {
 	// median time past of the last processed block. Nil means the
 	// network's genesis block time (no chain yet).
 	Now func() int64
+	// Log and DescLog receive the wallets' debug lines (WLLT and DESC);
+	// nil discards them.
+	Log, DescLog *slog.Logger
 }
 
 // Manager keeps the loaded wallets of a node.
@@ -216,7 +220,8 @@ func (m *Manager) unclaimDir(real, name string) {
 }
 
 func (m *Manager) walletConfig(name string) Config {
-	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now}
+	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now,
+		Log: m.cfg.Log, DescLog: m.cfg.DescLog}
 }
 
 // reserve marks name as being created or loaded; false when it is loaded
@@ -247,6 +252,10 @@ func (m *Manager) add(w *Wallet, real string) {
 	m.loaded = append(m.loaded, w)
 	m.dirs[real] = w.Name()
 	m.mu.Unlock()
+	w.mu.RLock()
+	descs := len(w.descs)
+	w.mu.RUnlock()
+	w.debug(w.cfg.Log, "wallet loaded", "descriptors", descs)
 }
 
 // forget drops the folder claim of the wallet called name.
@@ -343,6 +352,7 @@ func (m *Manager) Unload(ctx context.Context, name string, loadOnStartup *bool) 
 	if err := w.close(); err != nil {
 		return warnings, storageErr(err)
 	}
+	w.debug(w.cfg.Log, "wallet unloaded")
 	return warnings, nil
 }
 

@@ -3,6 +3,7 @@ package wallet
 import (
 	"context"
 	"sort"
+	"time"
 
 	"github.com/descwallet/descwallet/internal/address"
 )
@@ -80,7 +81,11 @@ func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *strin
 	if end > maxIndex+1 {
 		end = maxIndex + 1
 	}
+	derivedAt := time.Now()
 	blocks, err := deriveDigests(ctx, wd.d, wd.cache, wd.rec.RangeEnd, end, wd.perIndex)
+	if err == nil && len(blocks) > 0 {
+		w.logDerived("key pool", wd.rec.ID, wd.rec.RangeEnd, end, blocks, time.Since(derivedAt))
+	}
 	if err != nil {
 		if err := w.EnsureUnlocked(); err != nil {
 			// Topping up needs hardened private steps.
@@ -121,6 +126,8 @@ func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *strin
 		w.book[string(spk)] = &bookEntry{label: entry.Label, purpose: entry.Purpose}
 	}
 	w.mu.Unlock()
+	w.debug(w.cfg.Log, "address handed out", "type", string(ot), "internal", internal,
+		"descriptor", descTag(wd.rec.ID), "index", n)
 	return addr, nil
 }
 

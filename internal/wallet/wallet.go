@@ -3,6 +3,7 @@ package wallet
 import (
 	"context"
 	"encoding/binary"
+	"log/slog"
 	"sync"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
@@ -48,6 +49,9 @@ type Config struct {
 	Net     *chaincfg.Params
 	Keypool int
 	Now     func() int64
+	// Log and DescLog receive the wallet's debug lines (WLLT and DESC
+	// subsystems, see log.go); nil discards them.
+	Log, DescLog *slog.Logger
 }
 
 // Wallet is one loaded descriptor wallet. Its methods are safe for

@@ -2,6 +2,7 @@ package walletdb
 
 import (
 	"context"
+	"time"
 
 	"github.com/descwallet/descwallet/internal/store"
 	"github.com/descwallet/descwallet/internal/wallet"
@@ -31,7 +32,10 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 // UpdateChain runs fn in one write transaction that can write both the
 // wallet's descriptors and its chain data.
 func (d db) UpdateChain(ctx context.Context, fn func(wallet.ChainStoreTx) error) error {
-	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(chainTxn{txn{tx}}) })
+	t0 := time.Now()
+	err := d.s.Update(ctx, func(tx *store.Tx) error { return fn(chainTxn{txn{tx}}) })
+	d.debug("chain write transaction", "committed", err == nil, "took", since(t0))
+	return err
 }
 
 type chainTxn struct{ txn }

@@ -7,7 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
+	"time"
 
 	"github.com/descwallet/descwallet/internal/store"
 	"github.com/descwallet/descwallet/internal/wallet"
@@ -15,25 +17,36 @@ import (
 
 // Opener creates and opens SQLite wallet databases. It implements
 // wallet.Opener.
-type Opener struct{}
+type Opener struct {
+	// Log receives the databases' debug lines (the STOR subsystem):
+	// opens, closes, backups, rewrites and each write transaction, with
+	// paths and durations, never their content. Nil discards them.
+	Log *slog.Logger
+}
 
 // Create makes a new wallet database for path; it appears there when the
 // wallet publishes it.
-func (Opener) Create(ctx context.Context, path string) (wallet.Store, error) {
+func (o Opener) Create(ctx context.Context, path string) (wallet.Store, error) {
+	t0 := time.Now()
 	s, err := store.CreatePending(ctx, path)
 	if err != nil {
 		return nil, lockedErr(err)
 	}
-	return db{s}, nil
+	d := db{s: s, log: o.Log, path: path}
+	d.debug("database created", "took", since(t0))
+	return d, nil
 }
 
 // Open opens the wallet database at path.
-func (Opener) Open(ctx context.Context, path string) (wallet.Store, error) {
+func (o Opener) Open(ctx context.Context, path string) (wallet.Store, error) {
+	t0 := time.Now()
 	s, err := store.Open(ctx, path)
 	if err != nil {
 		return nil, lockedErr(err)
 	}
-	return db{s}, nil
+	d := db{s: s, log: o.Log, path: path}
+	d.debug("database opened", "took", since(t0))
+	return d, nil
 }
 
 // Recover removes the remnants of a creation that crashed at path and, when
@@ -69,20 +82,60 @@ func lockedErr(err error) error {
 	return err
 }
 
-type db struct{ s *store.Store }
+type db struct {
+	s    *store.Store
+	log  *slog.Logger
+	path string
+}
 
-func (d db) Close() error { return d.s.Close() }
+// debug logs msg with the database's path when debug logging is on.
+func (d db) debug(msg string, args ...any) {
+	if d.log == nil || !d.log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	d.log.Debug(msg, append([]any{"path", d.path}, args...)...)
+}
 
-func (d db) Backup(ctx context.Context, dest string) error { return d.s.Backup(ctx, dest) }
+func since(t0 time.Time) time.Duration { return time.Since(t0).Round(time.Microsecond) }
 
-func (d db) Rewrite(ctx context.Context) error { return d.s.Rewrite(ctx) }
+func (d db) Close() error {
+	err := d.s.Close()
+	d.debug("database closed", "ok", err == nil)
+	return err
+}
 
-func (d db) Checkpoint(ctx context.Context) error { return d.s.Checkpoint(ctx) }
+func (d db) Backup(ctx context.Context, dest string) error {
+	t0 := time.Now()
+	err := d.s.Backup(ctx, dest)
+	d.debug("database backed up", "dest", dest, "ok", err == nil, "took", since(t0))
+	return err
+}
 
-func (d db) Publish(ctx context.Context) error { return d.s.Publish(ctx) }
+func (d db) Rewrite(ctx context.Context) error {
+	t0 := time.Now()
+	err := d.s.Rewrite(ctx)
+	d.debug("database rewritten", "ok", err == nil, "took", since(t0))
+	return err
+}
+
+func (d db) Checkpoint(ctx context.Context) error {
+	t0 := time.Now()
+	err := d.s.Checkpoint(ctx)
+	d.debug("database checkpointed", "ok", err == nil, "took", since(t0))
+	return err
+}
+
+func (d db) Publish(ctx context.Context) error {
+	err := d.s.Publish(ctx)
+	d.debug("database published", "ok", err == nil)
+	return err
+}
 
 func (d db) Update(ctx context.Context, fn func(wallet.StoreTx) error) error {
-	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(txn{tx}) })
+	t0 := time.Now()
+	err := d.s.Update(ctx, func(tx *store.Tx) error { return fn(txn{tx}) })
+	d.debug("write transaction", "committed", err == nil, "took", since(t0))
+	return err
 }
 
 func (d db) Load(ctx context.Context) (*wallet.Snapshot, error) {
