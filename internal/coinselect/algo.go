@@ -241,6 +241,7 @@ func selectCoinGrinder(pool []*group, target, changeTarget int64, maxWeight int)
 		}
 	}
 
+	s.tries = tries
 	if len(bestSel) == 0 {
 		if weightExceeded {
 			return nil, maxWeightErr()

@@ -40,6 +40,7 @@ type selection struct {
 	completed    bool
 	weight       int
 	bumpDiscount int64
+	tries        int // selections evaluated (CoinGrinder)
 }
 
 func newSelection(target int64, algo Algorithm) *selection {
