@@ -135,49 +135,44 @@ type groups struct {
 	mixed    []*group
 }
 
-// typeMap is Core's OutputGroupTypeMap. The pools of all types together
-// are built when first needed: most selections succeed within one type.
+// typeMap is Core's OutputGroupTypeMap for one filter. The pools of all
+// types together are built when first needed: most selections succeed
+// within one type.
 type typeMap struct {
-	byType  [UnknownType + 1]*groups
-	entries []typedEntry
+	byType [UnknownType + 1]*groups
+	cands  []candidateGroup
+	f      filter
+	aps    bool
 }
 
-type typedEntry struct {
-	g               *group
-	positive, mixed bool
-}
-
-func (m *typeMap) push(g *group, t OutputType, positive, mixed bool) {
-	if len(g.coins) == 0 {
-		return
+// placement is where Core's Push puts a candidate group under a filter:
+// its type, and whether in the positive and the mixed pools.
+func placement(c candidateGroup, f filter, aps bool) (t OutputType, positive, mixed, ok bool) {
+	if len(c.g.coins) == 0 || !accepts(c, f) {
+		return 0, false, false, false
 	}
+	t = c.t
 	if t < 0 || t > UnknownType {
 		t = UnknownType
 	}
-	gs := m.byType[t]
-	if gs == nil {
-		gs = &groups{}
-		m.byType[t] = gs
+	positive, mixed = true, true
+	if aps {
+		positive, mixed = c.positive, !c.positive
 	}
-	positive = positive && g.amount() > 0
-	if positive {
-		gs.positive = append(gs.positive, g)
-	}
-	if mixed {
-		gs.mixed = append(gs.mixed, g)
-	}
-	m.entries = append(m.entries, typedEntry{g, positive, mixed})
+	return t, positive && c.g.amount() > 0, mixed, true
 }
 
 // all is Core's all_groups: every type's groups, in insertion order.
 func (m *typeMap) all() *groups {
 	all := &groups{}
-	for _, e := range m.entries {
-		if e.positive {
-			all.positive = append(all.positive, e.g)
-		}
-		if e.mixed {
-			all.mixed = append(all.mixed, e.g)
+	for _, c := range m.cands {
+		if _, positive, mixed, ok := placement(c, m.f, m.aps); ok {
+			if positive {
+				all.positive = append(all.positive, c.g)
+			}
+			if mixed {
+				all.mixed = append(all.mixed, c.g)
+			}
 		}
 	}
 	return all
@@ -274,17 +269,37 @@ func groupOutputs(coins []*coin, p *Params) []candidateGroup {
 }
 
 // typeMapFor places the candidate groups a filter accepts, as Core's
-// FilteredOutputGroups entry for that filter.
+// FilteredOutputGroups entry for that filter: counted first, so that each
+// pool is allocated once.
 func typeMapFor(cands []candidateGroup, f filter, aps bool) *typeMap {
-	m := &typeMap{entries: make([]typedEntry, 0, len(cands))}
+	m := &typeMap{cands: cands, f: f, aps: aps}
+	var nPos, nMix [UnknownType + 1]int
+	var seen [UnknownType + 1]bool
 	for _, c := range cands {
-		if !accepts(c, f) {
-			continue
+		if t, positive, mixed, ok := placement(c, f, aps); ok {
+			seen[t] = true
+			if positive {
+				nPos[t]++
+			}
+			if mixed {
+				nMix[t]++
+			}
 		}
-		if !aps {
-			m.push(c.g, c.t, true, true)
-		} else {
-			m.push(c.g, c.t, c.positive, !c.positive)
+	}
+	for t := range m.byType {
+		if seen[t] {
+			m.byType[t] = &groups{positive: make([]*group, 0, nPos[t]), mixed: make([]*group, 0, nMix[t])}
+		}
+	}
+	for _, c := range cands {
+		if t, positive, mixed, ok := placement(c, f, aps); ok {
+			gs := m.byType[t]
+			if positive {
+				gs.positive = append(gs.positive, c.g)
+			}
+			if mixed {
+				gs.mixed = append(gs.mixed, c.g)
+			}
 		}
 	}
 	return m
