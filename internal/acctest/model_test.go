@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,7 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/btcec/v2/schnorr"
+	"github.com/btcsuite/btcd/btcutil/v2"
+	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/descriptor"
@@ -39,14 +46,76 @@ const (
 // a step (it follows the chain by polling).
 const checkTimeout = 30 * time.Second
 
-// slot is one watched-or-not script: a test key paid in one way.
+// slot is one watched-or-not script: a test key paid in one way, or one
+// index of a ranged descriptor.
 type slot struct {
 	kind     string // pkh, sh-wpkh, wpkh, tr
 	key      *testenv.Key
+	wif      string
 	out      testenv.Output
 	desc     string
 	change   bool
 	imported bool
+	// ranged tells that desc is a ranged descriptor with other slots:
+	// imported once, at setup.
+	ranged bool
+}
+
+// rangedSlots derives the first n indexes of an active ranged
+// descriptor over branch of master: wpkh() for receiving, tr() for change.
+func rangedSlots(t *testing.T, master *hdkeychain.ExtendedKey, branch uint32, n int) []*slot {
+	t.Helper()
+	pub, err := master.Neuter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	br, err := master.Derive(branch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	change := branch == 1
+	desc := fmt.Sprintf("wpkh(%s/%d/*)", pub, branch)
+	if change {
+		desc = fmt.Sprintf("tr(%s/%d/*)", pub, branch)
+	}
+	desc = descriptor.AddChecksum(desc)
+	net := &chaincfg.RegressionNetParams
+	var out []*slot
+	for i := 0; i < n; i++ {
+		child, err := br.Derive(uint32(i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		priv, err := child.ECPrivKey()
+		if err != nil {
+			t.Fatal(err)
+		}
+		wif, err := btcutil.NewWIF(priv, net, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a address.Address
+		if change {
+			a, err = address.NewAddressTaproot(schnorr.SerializePubKey(
+				txscript.ComputeTaprootKeyNoScript(priv.PubKey())), net)
+		} else {
+			a, err = address.NewAddressWitnessPubKeyHash(address.Hash160(priv.PubKey().SerializeCompressed()), net)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, err := txscript.PayToAddrScript(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kind := "wpkh"
+		if change {
+			kind = "tr"
+		}
+		out = append(out, &slot{kind: kind, wif: wif.String(), desc: desc, change: change, ranged: true,
+			out: testenv.Output{Address: a.EncodeAddress(), Script: script, ScriptHex: hex.EncodeToString(script)}})
+	}
+	return out
 }
 
 // foreignCoin is an output paying a stranger.
@@ -141,8 +210,21 @@ func newHarness(t *testing.T, seed int64) *harness {
 			{kind: "tr", out: key.TR, desc: "tr(" + key.PubKeyHex + ")"},
 		} {
 			// The last key's scripts are imported as internal: change.
-			s.key, s.change = key, k == 3
+			s.key, s.wif, s.change = key, key.WIF, k == 3
 			s.desc = descriptor.AddChecksum(s.desc)
+			h.slots = append(h.slots, s)
+			h.names[string(s.out.Script)] = s.out.Address
+		}
+	}
+	// An active ranged descriptor for receiving and one for change, of
+	// which the test pays the first indexes.
+	hdSeed := sha256.Sum256([]byte("acctest ranged seed"))
+	master, err := hdkeychain.NewMaster(hdSeed[:], &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for branch := uint32(0); branch < 2; branch++ {
+		for _, s := range rangedSlots(t, master, branch, 12) {
 			h.slots = append(h.slots, s)
 			h.names[string(s.out.Script)] = s.out.Address
 		}
@@ -180,7 +262,7 @@ func (h *harness) setup() {
 		h.fail("createwallet: %v", err)
 	}
 	for _, s := range h.slots {
-		if s.kind == "wpkh" || s.change {
+		if !s.imported && (s.kind == "wpkh" || s.change) {
 			h.importSlot(s)
 		}
 	}
@@ -208,13 +290,20 @@ func (h *harness) importSlot(s *slot) {
 	if s.change {
 		req[0]["internal"] = true
 	}
+	if s.ranged {
+		req[0]["active"], req[0]["range"] = true, []int{0, 20}
+	}
 	if err := h.wallet.CallResult(&res, "importdescriptors", req); err != nil {
 		h.fail("importdescriptors %s: %v", s.desc, err)
 	}
 	if len(res) != 1 || !res[0].Success {
 		h.fail("importdescriptors %s: %+v", s.desc, res)
 	}
-	s.imported = true
+	for _, o := range h.slots {
+		if o.desc == s.desc {
+			o.imported = true
+		}
+	}
 }
 
 // randomStep runs one event chosen by weight, then checks.
@@ -338,7 +427,7 @@ func (h *harness) buildSpend(toSelf bool) (string, bool) {
 			p.RedeemScript = s.key.WPKH.ScriptHex
 		}
 		prevs = append(prevs, p)
-		wifs[s.key.WIF] = true
+		wifs[s.wif] = true
 		in += c.Amount
 	}
 	if len(h.foreign) > 0 && h.rng.Intn(4) == 0 {
