@@ -4,7 +4,8 @@ package coinselect
 // GetAlgorithmName spells it.
 type Algorithm int
 
-// The algorithms, in the order ChooseSelectionResult runs them.
+// The algorithms, with Core's SelectionAlgorithm values (ChooseSelectionResult
+// runs BnB, Knapsack, CoinGrinder, then SRD).
 const (
 	BnB Algorithm = iota
 	Knapsack
