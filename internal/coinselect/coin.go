@@ -8,7 +8,9 @@ import (
 )
 
 // OutputType is the address type of a coin, in Core's OutputType order;
-// selection first tries each type on its own.
+// selection first tries each type on its own. P2SHSegwit, Bech32 and
+// Bech32m coins are spent with a witness; Legacy and UnknownType ones
+// without.
 type OutputType int
 
 // The output types, in Core's order (which decides ties between types).
@@ -26,8 +28,10 @@ type Coin struct {
 	Value    int64
 	PkScript []byte
 	Type     OutputType
-	// InputWeight is the weight of the signed input (see InputWeight);
-	// zero or less means the wallet cannot size it: such a coin is not a
+	// InputWeight is the weight of the signed input in a transaction with
+	// witnesses, as Core's MaxInputWeight counts it (see InputWeight); Fund
+	// takes the empty witness counts off again when no input has a witness.
+	// Zero or less means the wallet cannot size it: such a coin is not a
 	// candidate, and as a preset input it is "Not solvable".
 	InputWeight int
 	// Depth is the number of confirmations, 0 in the mempool.

@@ -148,9 +148,23 @@ func Fund(req *Request) (*Funding, error) {
 		base += p.ChangeOutputSize
 	}
 	base += compactSize(nOut)
-	f.Weight = base*WitnessScaleFactor + 2
+	f.Weight = base * WitnessScaleFactor
+	// Core's CalculateMaximumSignedTxSize: the segwit marker and flag,
+	// and a witness count for every input, only when some input spends a
+	// witness program; input weights count that byte, so a transaction of
+	// legacy inputs only drops it again.
+	segwit := false
+	for _, c := range sel.Coins {
+		segwit = segwit || c.Type == P2SHSegwit || c.Type == Bech32 || c.Type == Bech32m
+	}
+	if segwit {
+		f.Weight += 2
+	}
 	for _, c := range sel.Coins {
 		f.Weight += c.InputWeight
+		if !segwit {
+			f.Weight--
+		}
 	}
 	f.VSize = vsizeOf(f.Weight)
 

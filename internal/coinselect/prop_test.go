@@ -3,6 +3,7 @@ package coinselect
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/btcsuite/btcd/wire/v2"
@@ -415,7 +416,11 @@ func TestFundProperties(t *testing.T) {
 
 		// Weight: recomputed from scratch, and within the limit.
 		nOut := len(f.Amounts) + boolInt(f.Change > 0)
-		weight := 4*(8+compactSize(len(f.Coins))+compactSize(nOut)) + 2
+		weight := 4 * (8 + compactSize(len(f.Coins)) + compactSize(nOut))
+		segwit := slices.ContainsFunc(f.Coins, func(c Coin) bool { return c.Type != Legacy })
+		if segwit {
+			weight += 2
+		}
 		for _, rc := range req.Recipients {
 			weight += 4 * OutputSize(rc.PkScript)
 		}
@@ -423,7 +428,7 @@ func TestFundProperties(t *testing.T) {
 			weight += 4 * OutputSize(req.ChangeScript)
 		}
 		for _, c := range f.Coins {
-			weight += c.InputWeight
+			weight += c.InputWeight - boolInt(!segwit)
 		}
 		if weight != f.Weight || f.VSize != (weight+3)/4 {
 			t.Fatalf("iter %d: weight %d vsize %d, recomputed %d", iter, f.Weight, f.VSize, weight)

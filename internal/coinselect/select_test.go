@@ -303,3 +303,36 @@ func TestWasteTieBreak(t *testing.T) {
 		t.Fatalf("picked %v", got.algo)
 	}
 }
+
+// TestFundLegacySize: a transaction spending only legacy coins has no
+// witness marker nor witness counts, as Core sizes it: one P2PKH input
+// and two P2WPKH outputs are 220 vbytes.
+func TestFundLegacySize(t *testing.T) {
+	c := wpkhCoin(1, btc, 10, false)
+	c.Type, c.PkScript, c.InputWeight = Legacy, pkhScript, InputWeight(4*107, 2, false)
+	req := payRequest(btc/2, c)
+	req.Recipients[0].PkScript = wpkhScript
+	req.FeeRate = 1000
+	f, err := fundWith(t, req, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VSize != 220 || f.Weight != 880 || f.Fee != 220 || f.Change == 0 {
+		t.Fatalf("vsize %d weight %d fee %d change %d", f.VSize, f.Weight, f.Fee, f.Change)
+	}
+
+	// With a P2WPKH input beside it the legacy input gets its empty
+	// witness count, and the marker is there.
+	w := wpkhCoin(2, btc/100, 10, false)
+	req = payRequest(btc/2, c)
+	req.Preset = []Coin{w}
+	req.Recipients[0].PkScript = wpkhScript
+	req.FeeRate = 1000
+	f, err = fundWith(t, req, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Coins) != 2 || f.Weight != 4*(4+4+1+1+31+31)+2+InputWeight(4*107, 2, false)+InputWeight(107, 2, true) {
+		t.Fatalf("mixed: %d inputs, weight %d", len(f.Coins), f.Weight)
+	}
+}
