@@ -83,3 +83,43 @@ func TestImportRescanRecordedWithDescriptor(t *testing.T) {
 		t.Errorf("listtransactions: %d entries, %d generate", len(lt), n)
 	}
 }
+
+// TestOfflineImportAfterSyncCatchesUp imports a descriptor with history,
+// offline, into a wallet that had followed the chain: the next start with
+// the backend finds its history, though it lies below the wallet's last
+// processed block.
+func TestOfflineImportAfterSyncCatchesUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts a btcd")
+	}
+	key := testenv.NewKey("walletscan offline after sync key")
+	b := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: key.WPKH.Address})
+	b.Generate(105)
+	dir := t.TempDir()
+	d := startNode(t, dir, b)
+	var cw json.RawMessage
+	call(t, d.client(""), &cw, "createwallet", "w", true, true)
+	waitSynced(t, d.client("w"), b)
+	d.stop()
+
+	d = startNode(t, dir, nil, "-wallet=w")
+	desc := descriptor.AddChecksum("wpkh(" + key.PubKeyHex + ")")
+	if res, err := importDesc(d.client("w"), desc, 0, nil); err != nil ||
+		!strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("offline import: %s %v", res, err)
+	}
+	d.stop()
+
+	d = startNode(t, dir, b, "-wallet=w")
+	c := d.client("w")
+	testenv.Eventually(t, 60*time.Second, func() error {
+		var us []unspent
+		if err := c.CallResult(&us, "listunspent"); err != nil {
+			return err
+		}
+		if len(us) != 5 {
+			return fmt.Errorf("%d coins listed, want 5", len(us))
+		}
+		return nil
+	})
+}

@@ -58,11 +58,18 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			}
 			elems := make([]wallet.ImportElement, len(raws))
 			tsErrs := make([]error, len(raws))
+			// The rescan each element asks for is recorded with it, so
+			// that a crash before the rescan starts still resumes it.
+			// Offline, a wallet that processed blocks records it too:
+			// the next start with a backend scans its history (a
+			// wallet that processed none scans from its birth time).
+			rescanLater := d.Chain != nil
+			if !rescanLater {
+				_, rescanLater = w.LastProcessedBlock()
+			}
 			for i, raw := range raws {
 				elems[i], tsErrs[i] = readImportElement(raw, w)
-				if d.Chain != nil && tsErrs[i] == nil && !isNowTimestamp(raw) {
-					// Recorded with the element, so that a crash
-					// before the rescan starts still resumes it.
+				if rescanLater && tsErrs[i] == nil && !isNowTimestamp(raw) {
 					elems[i].RescanFrom = elems[i].Timestamp
 				}
 			}
