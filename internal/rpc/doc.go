@@ -47,12 +47,19 @@
 // (http1.go): one goroutine per connection, requests parsed by hand,
 // keep-alive and pipelining, chunked bodies, Expect: 100-continue, and
 // libevent's limits (8192 bytes of headers, 32 MiB bodies,
-// -rpcservertimeout as the read and idle deadline, no write deadline).
-// Each reply goes out in one write. Server also implements http.Handler
-// for net/http and httptest; both paths share Server.handle, the one place
-// where the allow-list, routing, method, authentication, body, work-queue
-// and envelope rules live. Shutdown stops accepting, closes idle
-// connections and lets running calls finish.
+// -rpcservertimeout as the read and idle deadline and as the deadline to
+// write a reply; a call itself has none). Each reply goes out in one
+// write. Server also implements http.Handler for net/http and httptest;
+// both paths share Server.handle, the one place where the allow-list,
+// routing, method, authentication, body, work-queue and envelope rules
+// live. A call's context ends when its client hangs up (a background read
+// watches the connection of a call running longer than 20 ms) or when
+// Shutdown begins; Shutdown then stops accepting, closes idle connections
+// and waits for running calls to end and their replies to be written.
+//
+// A request is bounded in what it can make the server allocate: params
+// hold at most MaxParamValues JSON values, a batch at most MaxBatch
+// requests (-32600 beyond, found by one scan of the body).
 //
 // A Whitelist (-rpcwhitelist, -rpcwhitelistdefault) limits the methods each
 // authenticated user may call. It is checked after the body parses as

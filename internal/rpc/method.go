@@ -108,7 +108,8 @@ type Param struct {
 // marshal (structs fix Core's field order), or an error: an *Error reaches
 // the client as is, a domain error is mapped by the server's error mapper,
 // anything else becomes -1 with a generic message and is logged. A handler
-// must not write HTTP itself. ctx is cancelled when the server stops.
+// must not write HTTP itself. ctx is cancelled when the client hangs up
+// or the server stops: long work checks it.
 type Handler func(ctx context.Context, req *Request) (any, error)
 
 // Method is one RPC method: its name, help and handler. Each lives in its
