@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"sort"
 )
 
 // errNoSolution is Core's empty util::Error: no selection, nothing
@@ -346,24 +347,37 @@ func (b *bitSource) gap(limit int) int {
 // subsetSearch holds Knapsack's stochastic subset search over groups
 // sorted by descending amount.
 type subsetSearch struct {
-	gs     []*group
-	runEnd []int // runEnd[i]: end of the run of groups equal to gs[i]
-	mark   []uint32
-	gen    uint32
-	inc    []int
-	bits   bitSource
+	gs      []*group
+	runEnd  []int // runEnd[i]: end of the run of groups equal to gs[i]
+	sufMaxW []int // sufMaxW[i]: the largest weight from gs[i] on
+	mark    []uint32
+	gen     uint32
+	inc     []int
+	bits    bitSource
 }
 
 func newSubsetSearch(gs []*group, rng *rand.Rand) *subsetSearch {
 	n := len(gs)
-	s := &subsetSearch{gs: gs, runEnd: make([]int, n), mark: make([]uint32, n), bits: bitSource{r: rng}}
+	s := &subsetSearch{gs: gs, runEnd: make([]int, n), sufMaxW: make([]int, n+1), mark: make([]uint32, n), bits: bitSource{r: rng}}
 	for i := n - 1; i >= 0; i-- {
 		s.runEnd[i] = i + 1
 		if i+1 < n && gs[i+1].amount() == gs[i].amount() && gs[i+1].weight == gs[i].weight {
 			s.runEnd[i] = s.runEnd[i+1]
 		}
+		s.sufMaxW[i] = max(s.sufMaxW[i+1], gs[i].weight)
 	}
 	return s
+}
+
+// region reports whether gs[i] and every group after it down to the
+// first one below need would reach the target (within room for their
+// weight), and where that stretch ends.
+func (s *subsetSearch) region(i int, need int64, room int) (int, bool) {
+	if s.gs[i].amount() < need || s.sufMaxW[i] > room {
+		return 0, false
+	}
+	tail := s.gs[i:]
+	return i + sort.Search(len(tail), func(k int) bool { return tail[k].amount() < need }), true
 }
 
 // approximate is Core's ApproximateBestSubset: up to iterations (1000) repetitions of
@@ -373,11 +387,15 @@ func newSubsetSearch(gs []*group, rng *rand.Rand) *subsetSearch {
 // back out. It returns the best subset (nil: all groups) and its total.
 //
 // It makes the same decisions with the same probabilities as Core's loop
-// but does not visit every group: the first pass jumps to the next
-// included group, and once a group reaches the target the groups equal to
-// it that follow in the same pass would reach it with the same total and
-// change nothing, so they are skipped. Wallets with many equal coins cost
-// a few steps a repetition instead of one per coin.
+// but does not visit every group. The first pass jumps to the next
+// included group. A group that reaches the target is taken back out, so
+// the total does not move: every following group large enough to reach it
+// too (the groups are sorted by descending amount) only offers a total,
+// and of those the last included offers the least. So a stretch of such
+// groups costs a binary search and one draw for its last included member;
+// a run of equal groups after one that reached the target is skipped
+// likewise. A repetition costs about one step per group that stays in,
+// instead of one per group.
 func (s *subsetSearch) approximate(totalLower, target int64, maxWeight, iterations int) ([]int, int64) {
 	var best []int
 	nBest := totalLower
@@ -392,16 +410,20 @@ func (s *subsetSearch) approximate(totalLower, target int64, maxWeight, iteratio
 		var total int64
 		weight := 0
 		reached := false
+		// note offers the total with group i, which reaches the target.
+		note := func(i int) {
+			reached = true
+			if t := total + s.gs[i].amount(); t < nBest {
+				nBest = t
+				best = append(append(best[:0], s.inc...), i)
+			}
+		}
 		// try includes group i: it either reaches the target (noted and
 		// taken back, true) or stays in.
 		try := func(i int) bool {
 			g := s.gs[i]
 			if total+g.amount() >= target && weight+g.weight <= maxWeight {
-				reached = true
-				if total+g.amount() < nBest {
-					nBest = total + g.amount()
-					best = append(append(best[:0], s.inc...), i)
-				}
+				note(i)
 				return true
 			}
 			total += g.amount()
@@ -410,16 +432,41 @@ func (s *subsetSearch) approximate(totalLower, target int64, maxWeight, iteratio
 			s.mark[i] = s.gen
 			return false
 		}
-		for i := s.bits.gap(n); i < n; i += 1 + s.bits.gap(n) {
+
+		// First pass: each group in with probability one half.
+		for i := s.bits.gap(n); i < n; {
+			if b, ok := s.region(i, target-total, maxWeight-weight); ok {
+				last := i
+				if span := b - 1 - i; span > 0 {
+					if g := s.bits.gap(span); g < span {
+						last = b - 1 - g
+					}
+				}
+				note(last)
+				i = b + s.bits.gap(n-b)
+				continue
+			}
 			if try(i) {
 				i = s.runEnd[i] - 1
 			}
+			i += 1 + s.bits.gap(n)
 		}
 		if reached {
 			continue
 		}
+
+		// Second pass: every group left out.
 		for i := 0; i < n; i++ {
 			if s.mark[i] == s.gen {
+				continue
+			}
+			if b, ok := s.region(i, target-total, maxWeight-weight); ok {
+				last := b - 1
+				for last > i && s.mark[last] == s.gen {
+					last--
+				}
+				note(last)
+				i = b - 1
 				continue
 			}
 			if try(i) {

@@ -228,22 +228,40 @@ func groupOutputs(coins []*coin, p *Params) []candidateGroup {
 		t   OutputType
 	}
 	build := func(positiveOnly bool) []candidateGroup {
-		m := map[key][]*group{}
+		// Scripts first (looked up without copying the bytes), then the
+		// few types under each.
+		type perType struct {
+			t  OutputType
+			gs []*group
+		}
+		m := map[string]*[]perType{}
 		var keys []key
 		for _, x := range coins {
 			if positiveOnly && x.effValue <= 0 {
 				continue
 			}
-			k := key{string(x.c.PkScript), x.c.Type}
-			gs, ok := m[k]
-			if !ok {
-				keys = append(keys, k)
+			entries := m[string(x.c.PkScript)]
+			if entries == nil {
+				entries = new([]perType)
+				m[string(x.c.PkScript)] = entries
 			}
-			if len(gs) == 0 || len(gs[len(gs)-1].coins) >= OutputGroupMaxEntries {
-				gs = append(gs, newGroup(p))
+			k := -1
+			for j := range *entries {
+				if (*entries)[j].t == x.c.Type {
+					k = j
+					break
+				}
 			}
-			gs[len(gs)-1].insert(x)
-			m[k] = gs
+			if k < 0 {
+				*entries = append(*entries, perType{t: x.c.Type})
+				k = len(*entries) - 1
+				keys = append(keys, key{string(x.c.PkScript), x.c.Type})
+			}
+			e := &(*entries)[k]
+			if len(e.gs) == 0 || len(e.gs[len(e.gs)-1].coins) >= OutputGroupMaxEntries {
+				e.gs = append(e.gs, newGroup(p))
+			}
+			e.gs[len(e.gs)-1].insert(x)
 		}
 		// Core walks a std::map keyed by (CScript, type): scripts compare
 		// by length, then bytes.
@@ -259,7 +277,12 @@ func groupOutputs(coins []*coin, p *Params) []candidateGroup {
 		})
 		var res []candidateGroup
 		for _, k := range keys {
-			gs := m[k]
+			var gs []*group
+			for _, e := range *m[k.spk] {
+				if e.t == k.t {
+					gs = e.gs
+				}
+			}
 			// Backwards, so the partial group comes first.
 			for i := len(gs) - 1; i >= 0; i-- {
 				res = append(res, candidateGroup{g: gs[i], t: k.t,

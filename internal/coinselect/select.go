@@ -1,13 +1,11 @@
 package coinselect
 
 import (
-	"cmp"
 	crand "crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
 	"sort"
 
 	"github.com/btcsuite/btcd/wire/v2"
@@ -184,7 +182,7 @@ func selectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 		total += c.Value
 		effTotal += x.effValue
 	}
-	slices.SortStableFunc(coins, func(a, b *coin) int { return cmp.Compare(a.c.Type, b.c.Type) })
+	coins = byType(coins)
 	if p.SubtractFeeOutputs {
 		effTotal = total
 	}
@@ -206,6 +204,31 @@ func selectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 		}
 	}
 	return s, nil
+}
+
+// byType orders coins by output type, keeping their order within a type
+// (Core keeps them in a map of per-type lists).
+func byType(coins []*coin) []*coin {
+	var count [UnknownType + 2]int
+	typeOf := func(x *coin) OutputType {
+		if t := x.c.Type; t >= 0 && t <= UnknownType {
+			return t
+		}
+		return UnknownType
+	}
+	for _, x := range coins {
+		count[typeOf(x)+1]++
+	}
+	for t := 1; t < len(count); t++ {
+		count[t] += count[t-1]
+	}
+	out := make([]*coin, len(coins))
+	for _, x := range coins {
+		t := typeOf(x)
+		out[count[t]] = x
+		count[t]++
+	}
+	return out
 }
 
 // filters is Core's ladder of eligibility filters, loosest last.
