@@ -112,8 +112,8 @@ func (p *MerkleProof) Serialize() []byte {
 }
 
 // DecodeMerkleProof reads a serialized merkle block. The hash and flag
-// counts are bounded by the data actually present, and trailing bytes are
-// an error.
+// counts are bounded by the data actually present; bytes after the merkle
+// block are ignored, as Core ignores them.
 func DecodeMerkleProof(raw []byte) (*MerkleProof, error) {
 	r := bytes.NewReader(raw)
 	p := &MerkleProof{}
@@ -137,9 +137,6 @@ func DecodeMerkleProof(raw []byte) (*MerkleProof, error) {
 	}
 	flags := make([]byte, nf)
 	r.Read(flags)
-	if r.Len() != 0 {
-		return nil, ErrBadProof
-	}
 	p.Bits = make([]bool, 8*len(flags))
 	for i := range p.Bits {
 		p.Bits[i] = flags[i/8]&(1<<(i%8)) != 0

@@ -468,6 +468,7 @@ blockhash confirmations time blocktime`))
 	}
 	p.Header.Nonce++
 	errCall(t, s, rpc.CodeInvalidAddressOrKey, "Block not found in chain", "verifytxoutproof", hex.EncodeToString(p.Serialize()))
+	errCall(t, s, rpc.CodeMisc, "DataStream::read(): end of data: iostream error", "verifytxoutproof", s1[:100])
 	errCall(t, s, rpc.CodeInvalidParameter, "Invalid parameter, duplicated txid: "+parentID, "gettxoutproof", []string{parentID, parentID})
 	errCall(t, s, rpc.CodeInvalidAddressOrKey, "Not all transactions found in specified or retrieved block",
 		"gettxoutproof", []string{parentID}, tipHash)

@@ -120,7 +120,9 @@ func newVerifyTxOutProof(d *Deps) *rpc.Method {
 		}
 		p, err := chain.DecodeMerkleProof(raw)
 		if err != nil {
-			return nil, rpc.NewError(rpc.CodeDeserialization, "Proof decode failed")
+			// Core's stream read fails, and its RPC server reports
+			// the exception's text.
+			return nil, rpc.NewError(rpc.CodeMisc, "DataStream::read(): end of data: iostream error")
 		}
 		out := []string{}
 		root, matches, err := p.Extract()
