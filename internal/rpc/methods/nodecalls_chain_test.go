@@ -323,6 +323,7 @@ func TestNodeCallsBtcd(t *testing.T) {
 		!strings.Contains(string(out.ScriptPubKey), `"type":"witness_v0_keyhash"`) {
 		t.Errorf("gettxout: %s", raw)
 	}
+	errCall(t, s, rpc.CodeMisc, "JSON integer out of range", "gettxout", parentID, -1)
 	if raw = okCall(t, s, "gettxout", nil, parentID, 0); string(raw) != "null" {
 		t.Errorf("gettxout of an output spent in the mempool: %s", raw)
 	}

@@ -129,18 +129,17 @@ func newGetTxOut(d *Deps) *rpc.Method {
 		if err != nil {
 			return nil, err
 		}
-		n, err := req.Int(1)
+		n, err := req.Int64(1)
 		if err != nil {
 			return nil, err
+		}
+		if n < 0 || n > 0xffffffff {
+			// Core reads the index as an unsigned 32-bit number.
+			return nil, rpc.ErrIntegerOutOfRange
 		}
 		mempool, err := boolOr(req, 2, true)
 		if err != nil {
 			return nil, err
-		}
-		if n < 0 {
-			// Core reads the index as an unsigned 32-bit number; no
-			// transaction has that many outputs.
-			return nil, nil
 		}
 		op := wire.OutPoint{Hash: txid, Index: uint32(n)}
 		out, err := b.TxOut(ctx, op, mempool)
