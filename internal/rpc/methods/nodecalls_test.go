@@ -421,3 +421,18 @@ func TestNodeCallsForwardingWhitelist(t *testing.T) {
 		t.Errorf("bitcoind received %q", got)
 	}
 }
+
+// TestNodeCallsBtcdNoTxIndex checks getrawtransaction on a btcd without a
+// transaction index (this test's double answers as btcd does): Core's
+// message for a node without -txindex.
+func TestNodeCallsBtcdNoTxIndex(t *testing.T) {
+	const txid = "10246aa4bc70fa61fc04aff5d4b68fe82a3dc9b096c0cafbd3f0d0b133910fa1"
+	double, _ := newRecordedBitcoind(t, []recordedCase{{Method: "getrawtransaction", Params: json.RawMessage(`["` + txid + `",1]`),
+		HTTPStatus: 500, Reply: json.RawMessage(`{"result":null,"error":{"code":-5,"message":"The transaction index must be enabled to query the blockchain (specify --txindex)"},"id":1}`)}})
+	s := nodeServer(t, backendClient(t, chain.KindBtcd, double))
+	r := nodeCall(t, s, "/", "getrawtransaction", json.RawMessage(`["`+txid+`"]`))
+	if r.Error == nil || r.Error.Code != rpc.CodeInvalidAddressOrKey || r.Error.Message !=
+		"No such mempool transaction. Use -txindex or provide a block hash to enable blockchain transaction queries. Use gettransaction for wallet transactions." {
+		t.Errorf("getrawtransaction without txindex: %s", r.Body)
+	}
+}

@@ -21,8 +21,13 @@ import (
 // testmempoolaccept call it (both readings tried).
 func decodeTx(s string) (*wire.MsgTx, bool) { return sign.DecodeHexTx(s, true, true) }
 
-var errNoTx = rpc.NewError(rpc.CodeInvalidAddressOrKey,
-	"No such mempool or blockchain transaction. Use gettransaction for wallet transactions.")
+var (
+	errNoTx = rpc.NewError(rpc.CodeInvalidAddressOrKey,
+		"No such mempool or blockchain transaction. Use gettransaction for wallet transactions.")
+	errNoTxNoIndex = rpc.NewError(rpc.CodeInvalidAddressOrKey,
+		"No such mempool transaction. Use -txindex or provide a block hash to enable blockchain transaction queries. "+
+			"Use gettransaction for wallet transactions.")
+)
 
 func newGetRawTransaction(d *Deps) *rpc.Method {
 	return nodeMethod(d, &rpc.Method{
@@ -89,6 +94,9 @@ func newGetRawTransaction(d *Deps) *rpc.Method {
 			tx, place, err = b.RawTransaction(ctx, txid)
 			if err != nil {
 				var re *chain.RPCError
+				if errors.As(err, &re) && strings.Contains(re.Message, "transaction index must be enabled") {
+					return nil, errNoTxNoIndex
+				}
 				if errors.As(err, &re) && (re.Code == -5 || strings.Contains(re.Message, "No information")) {
 					return nil, errNoTx
 				}
