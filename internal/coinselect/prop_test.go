@@ -273,6 +273,9 @@ func randCoin(r *rand.Rand, i int) Coin {
 	if c.Depth == 0 {
 		c.Ancestors, c.Descendants = 1+r.IntN(3), 1+r.IntN(3)
 		c.Safe = c.FromMe || r.IntN(2) == 0
+		if r.IntN(2) == 0 {
+			c.BumpFee = r.Int64N(3000)
+		}
 	}
 	return c
 }
@@ -313,6 +316,24 @@ func TestFundProperties(t *testing.T) {
 			AllowOtherInputs: true,
 		}
 		req.Rand = r
+		if r.IntN(2) == 0 {
+			// Shared ancestors: bumping together costs less than the
+			// sum, by a discount that depends on the set.
+			bumps := map[wire.OutPoint]int64{}
+			for _, c := range coins {
+				bumps[c.OutPoint] = c.BumpFee
+			}
+			req.CombinedBumpFee = func(ops []wire.OutPoint) (int64, bool) {
+				var sum int64
+				for _, op := range ops {
+					sum += bumps[op]
+				}
+				if len(ops) > 1 {
+					sum -= min(sum, 150*int64(len(ops)-1))
+				}
+				return sum, true
+			}
+		}
 		req.AvoidPartialSpends = r.IntN(4) == 0
 		req.IncludeUnsafe = r.IntN(4) == 0
 		if r.IntN(5) == 0 {
