@@ -60,8 +60,8 @@ func All(d *Deps) []*rpc.Method {
 		newDecodeRawTransaction(d),
 		newDecodeScript(d),
 		newSignRawTransactionWithKey(d),
-		newCombinePSBT(d), newConvertToPSBT(d), newDecodePSBT(d), newDescriptorProcessPSBT(d),
-		newFinalizePSBT(d), newJoinPSBTs(d),
+		newAnalyzePSBT(d), newCombinePSBT(d), newConvertToPSBT(d), newCreatePSBT(d), newDecodePSBT(d), newDescriptorProcessPSBT(d),
+		newFinalizePSBT(d), newJoinPSBTs(d), newUTXOUpdatePSBT(d),
 		// Testing aids (hidden from the help list).
 		newEcho(d),
 		newEchoJSON(d),
