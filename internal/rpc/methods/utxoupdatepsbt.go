@@ -52,9 +52,11 @@ func newUTXOUpdatePSBT(d *Deps) *rpc.Method {
 	}
 }
 
-// fillUTXOs is ProcessPSBT's lookup: inputs without a non-witness UTXO get
-// the output from the backend's UTXO set (mempool included) as their
-// witness UTXO, when it is a segwit output (Core's IsSegWitOutput).
+// fillUTXOs is ProcessPSBT's lookup: an input without a non-witness UTXO
+// gets the previous transaction when the backend has it (its mempool, or
+// its transaction index), else the output from its UTXO set (mempool
+// included) as witness UTXO when that is a segwit output (Core's
+// IsSegWitOutput).
 func fillUTXOs(ctx context.Context, c ChainService, p *psbt.Packet, prov *sign.Provider) {
 	b := c.Backend()
 	if b == nil {
@@ -66,6 +68,10 @@ func fillUTXOs(ctx context.Context, c ChainService, p *psbt.Packet, prov *sign.P
 			continue
 		}
 		op := p.UnsignedTx.TxIn[i].PreviousOutPoint
+		if tx, _, err := b.RawTransaction(ctx, op.Hash); err == nil && tx != nil && tx.TxHash() == op.Hash {
+			in.NonWitnessUTXO = tx
+			continue
+		}
 		out, err := b.TxOut(ctx, op, true)
 		if err != nil || out == nil {
 			continue
