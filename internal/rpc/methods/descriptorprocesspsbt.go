@@ -44,11 +44,15 @@ func signPSBTError(err error) error {
 	return err
 }
 
-// extractHex finalizes a copy of p and returns its network hex.
+// extractHex returns the network hex of a packet whose inputs are all
+// final. Core runs FinalizeAndExtractPSBT on a copy, which for inputs that
+// are all final only assembles their final scripts; they are assembled
+// here directly, without verifying the inputs a second time.
 func extractHex(p *psbt.Packet) string {
-	tx, ok := sign.FinalizeAndExtract(p.Clone())
-	if !ok {
-		return ""
+	tx := p.UnsignedTx.Copy()
+	for i, in := range tx.TxIn {
+		in.SignatureScript = p.Inputs[i].FinalScriptSig
+		in.Witness = p.Inputs[i].FinalScriptWitness
 	}
 	var buf bytes.Buffer
 	_ = tx.Serialize(&buf)
