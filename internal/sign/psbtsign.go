@@ -760,12 +760,15 @@ func (d *psbtInput) signTaprootPSBT(outputKey [32]byte) ([][]byte, bool) {
 		// Core's dummy creator signs any key: 64 zero bytes.
 		d.tapKeySig = make([]byte, 64)
 	}
-	if len(d.tapKeySig) == 0 && !d.dryRun && d.ctx.allKnown {
+	if len(d.tapKeySig) == 0 && !d.dryRun {
+		// The internal key tweaked by the merkle root, then the output
+		// key; each, when no key of the provider signs, by aggregating
+		// MuSig2 partial signatures (Core's make_keypath_sig).
 		root := d.trRoot[:]
 		if d.trRoot == ([32]byte{}) {
 			root = nil
 		}
-		if k := d.ctx.provider.keyByXOnly(d.trInternal[:]); k != nil && d.trInternal != ([32]byte{}) {
+		if k := d.ctx.provider.keyByXOnly(d.trInternal[:]); k != nil && d.trInternal != ([32]byte{}) && d.ctx.allKnown {
 			if sk := k.tweakedKey(root); sk != nil {
 				if sig, ok := d.schnorrKeyPath(sk, outputKey); ok {
 					d.tapKeySig = sig
@@ -773,12 +776,18 @@ func (d *psbtInput) signTaprootPSBT(outputKey [32]byte) ([][]byte, bool) {
 			}
 		}
 		if len(d.tapKeySig) == 0 {
+			d.tapKeySig = d.signMuSig2(d.trInternal, true, d.trRoot, nil)
+		}
+		if len(d.tapKeySig) == 0 && d.ctx.allKnown {
 			if k := d.ctx.provider.keyByXOnly(outputKey[:]); k != nil {
 				plain, _ := k.schnorrKeys()
 				if sig, ok := d.schnorrKeyPath(plain, outputKey); ok {
 					d.tapKeySig = sig
 				}
 			}
+		}
+		if len(d.tapKeySig) == 0 {
+			d.tapKeySig = d.signMuSig2(outputKey, false, [32]byte{}, nil)
 		}
 	}
 	if len(d.tapKeySig) > 0 {
