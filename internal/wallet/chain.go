@@ -146,6 +146,8 @@ type chainData struct {
 	// loadedFrom is the recorded RescanState.From read with the wallet's
 	// settings, merged into rescan when the chain data loads.
 	loadedFrom int64
+	// byScript lists the transactions paying each script (paydetect.go).
+	byScript map[string][]*walletTx
 
 	scriptsMu sync.Mutex
 	scripts   map[uint32]*scriptCache
@@ -215,6 +217,7 @@ func isCoinbase(tx *wire.MsgTx) bool {
 func (c *chainData) add(wt *walletTx) {
 	c.txs[wt.txid] = wt
 	c.order = append(c.order, wt)
+	c.indexScripts(wt)
 	if wt.rec.Seq >= c.nextSeq {
 		c.nextSeq = wt.rec.Seq + 1
 	}

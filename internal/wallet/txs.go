@@ -338,6 +338,13 @@ func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 // then receives, change left out of both when the wallet sent it. The
 // caller holds c.mu.
 func (w *Wallet) entries(wt *walletTx, tip int32) (sent, received []TxEntry, fee *int64, net int64) {
+	return w.entriesOpt(wt, tip, false)
+}
+
+// entriesOpt is entries, with the change of a transaction the wallet sent
+// listed as both a send and a receive when includeChange is true (Core's
+// include_change). The caller holds c.mu.
+func (w *Wallet) entriesOpt(wt *walletTx, tip int32, includeChange bool) (sent, received []TxEntry, fee *int64, net int64) {
 	info := w.txInfo(wt, tip)
 	debit, _ := w.debit(wt.tx)
 	depth := info.Confirmations
@@ -355,7 +362,7 @@ func (w *Wallet) entries(wt *walletTx, tip int32) (sent, received []TxEntry, fee
 		if oi.mine {
 			credit += o.Value
 		}
-		if debit > 0 && oi.isChange {
+		if debit > 0 && oi.isChange && !includeChange {
 			// Change of a transaction the wallet sent is neither a
 			// send nor a receive (Core's CachedTxGetAmounts).
 			continue

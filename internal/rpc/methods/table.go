@@ -83,6 +83,9 @@ func All(d *Deps) []*rpc.Method {
 		newGetBalances(d),
 		newGetTransaction(d),
 		newListTransactions(d),
+		// Payment detection (paydetect.go).
+		newGetReceivedByAddress(d), newGetReceivedByLabel(d), newListReceivedByAddress(d),
+		newListReceivedByLabel(d), newListSinceBlock(d),
 		newListUnspent(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),

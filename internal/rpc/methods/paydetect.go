@@ -1,0 +1,464 @@
+package methods
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// Payment detection: listsinceblock, getreceivedbyaddress,
+// getreceivedbylabel, listreceivedbyaddress and listreceivedbylabel, as
+// Core's wallet/rpc/transactions.cpp and coins.cpp answer them.
+
+// sinceBlockResult is listsinceblock's reply; Removed is left out when
+// include_removed is false.
+type sinceBlockResult struct {
+	Transactions []txEntry  `json:"transactions"`
+	Removed      *[]txEntry `json:"removed,omitempty"`
+	LastBlock    string     `json:"lastblock"`
+}
+
+// labelArg reads a label argument as Core's LabelFromValue.
+func labelArg(req *rpc.Request, i int) (string, error) {
+	s, err := req.String(i)
+	if err != nil {
+		return "", err
+	}
+	if s == "*" {
+		return "", rpc.NewError(rpc.CodeWalletInvalidLabelName, "Invalid label name")
+	}
+	return s, nil
+}
+
+// optIntArg reads an optional integer argument, def when absent or null.
+func optIntArg(req *rpc.Request, i int, def int64) (int64, error) {
+	if !req.Has(i) {
+		return def, nil
+	}
+	return req.Int64(i)
+}
+
+// optBoolArg reads an optional bool argument, def when absent or null.
+func optBoolArg(req *rpc.Request, i int, def bool) (bool, error) {
+	if !req.Has(i) {
+		return def, nil
+	}
+	return req.Bool(i)
+}
+
+// forkPoint finds where block hash meets the best chain: the height of
+// the common ancestor, the block's own height, and the blocks from hash
+// down to just above the ancestor (empty when hash is in the best chain).
+func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Hash) (int32, int32, []chainhash.Hash, error) {
+	notFound := rpc.NewError(rpc.CodeInvalidAddressOrKey, "Block not found")
+	if recent, err := w.RecentBlocks(ctx); err == nil {
+		for _, b := range recent {
+			if chainhash.Hash(b.Hash) == hash {
+				return b.Height, b.Height, nil, nil
+			}
+		}
+	}
+	if hash == *d.Net.GenesisHash {
+		return 0, 0, nil, nil
+	}
+	if d.Chain == nil {
+		return 0, 0, nil, notFound
+	}
+	be := d.Chain.Backend()
+	place, err := be.BlockPlace(ctx, hash)
+	if err != nil {
+		return 0, 0, nil, notFound
+	}
+	if place.Confirmations >= 0 {
+		return place.Height, place.Height, nil, nil
+	}
+	var stale []chainhash.Hash
+	cur, h := hash, place.Height
+	for h > 0 {
+		stale = append(stale, cur)
+		hdrs, err := be.Headers(ctx, []chainhash.Hash{cur})
+		if err != nil || len(hdrs) != 1 {
+			return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
+		}
+		cur, h = hdrs[0].PrevBlock, h-1
+		p, err := be.BlockPlace(ctx, cur)
+		if err != nil {
+			return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
+		}
+		if p.Confirmations >= 0 {
+			break
+		}
+	}
+	return h, place.Height, stale, nil
+}
+
+// lastBlockAt returns the hash of the wallet's best-chain block at height.
+func lastBlockAt(ctx context.Context, d *Deps, w *wallet.Wallet, height int32) (string, error) {
+	if recent, err := w.RecentBlocks(ctx); err == nil {
+		for _, b := range recent {
+			if b.Height == height {
+				return chainhash.Hash(b.Hash).String(), nil
+			}
+		}
+	}
+	if height <= 0 || d.Chain == nil {
+		return d.Net.GenesisHash.String(), nil
+	}
+	hs, err := d.Chain.Backend().BlockHashes(ctx, []int32{height})
+	if err != nil || len(hs) != 1 {
+		return "", MapError(err)
+	}
+	return hs[0].String(), nil
+}
+
+// newListSinceBlock returns the listsinceblock method.
+func newListSinceBlock(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:     "listsinceblock",
+		Category: walletCategory,
+		Description: "Returns the wallet's transactions in blocks after blockhash (every one when it is omitted). " +
+			"When blockhash left the best chain, transactions from the fork point on are listed, and with include_removed " +
+			"those of the blocks that left it are listed under \"removed\".",
+		Params: []rpc.Param{
+			{Name: "blockhash", Type: rpc.TypeString, Optional: true, Description: "The block to list transactions since."},
+			{Name: "target_confirmations", Type: rpc.TypeNumber, Optional: true, Default: "1", Description: "Which best-chain block lastblock names: 1 is the tip. Not a filter."},
+			{Name: "include_watchonly", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used."},
+			{Name: "include_removed", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "List the transactions of blocks a reorg removed in \"removed\"."},
+			{Name: "include_change", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Also list change outputs."},
+			{Name: "label", Type: rpc.TypeString, Optional: true, Description: "Only incoming transactions paying addresses of this label."},
+		},
+		Result:   "{ \"transactions\": [ ... ], \"removed\": [ ... ], \"lastblock\": \"hex\" }",
+		Examples: []string{"", `"000000000000000bacf66f7497b7dc45ef753ee9a7d38571037cdb1a57f663ad" 6`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			all := true
+			var height, altHeight int32
+			var stale []chainhash.Hash
+			if req.Has(0) {
+				s, err := req.String(0)
+				if err != nil {
+					return nil, err
+				}
+				if s != "" {
+					hash, err := parseTxID(s, "blockhash")
+					if err != nil {
+						return nil, err
+					}
+					if height, altHeight, stale, err = forkPoint(ctx, d, w, hash); err != nil {
+						return nil, err
+					}
+					all = false
+				}
+			}
+			target, err := optIntArg(req, 1, 1)
+			if err != nil {
+				return nil, err
+			}
+			if target < 1 {
+				return nil, rpc.NewError(rpc.CodeInvalidParameter, "Invalid parameter")
+			}
+			includeRemoved, err := optBoolArg(req, 3, true)
+			if err != nil {
+				return nil, err
+			}
+			includeChange, err := optBoolArg(req, 4, false)
+			if err != nil {
+				return nil, err
+			}
+			var label *string
+			if req.Has(5) {
+				l, err := labelArg(req, 5)
+				if err != nil {
+					return nil, err
+				}
+				label = &l
+			}
+			list, err := w.SinceBlock(ctx, height, all, includeChange, label)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			rbf := newRBFCheck(ctx, d)
+			res := sinceBlockResult{Transactions: make([]txEntry, len(list))}
+			for i, e := range list {
+				res.Transactions[i] = toTxEntry(e, true, rbf)
+			}
+			if includeRemoved {
+				removed := []txEntry{}
+				if altHeight > height && len(stale) > 0 {
+					blocks, err := d.Chain.Backend().Blocks(ctx, stale)
+					if err != nil {
+						return nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
+					}
+					for _, b := range blocks {
+						var txs []*wire.MsgTx
+						txs = append(txs, b.Transactions...)
+						entries, err := w.RemovedEntries(ctx, txs, includeChange, label)
+						if err != nil {
+							return nil, MapError(err)
+						}
+						for _, e := range entries {
+							removed = append(removed, toTxEntry(e, true, rbf))
+						}
+					}
+				}
+				res.Removed = &removed
+			}
+			last := lastProcessed(d, w)
+			target = min(target, last.Height+1)
+			if res.LastBlock, err = lastBlockAt(ctx, d, w, int32(last.Height+1-target)); err != nil {
+				return nil, err
+			}
+			return res, nil
+		},
+	}
+}
+
+// receivedParams are the parameters getreceivedbyaddress and
+// getreceivedbylabel share after the first.
+var receivedParams = []rpc.Param{
+	{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "1", Description: "Only count transactions confirmed at least this many times."},
+	{Name: "include_immature_coinbase", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Count immature coinbase outputs."},
+}
+
+// received is Core's GetReceived over scripts.
+func received(ctx context.Context, req *rpc.Request, w *wallet.Wallet, scripts [][]byte) (any, error) {
+	minDepth, err := optIntArg(req, 1, 1)
+	if err != nil {
+		return nil, err
+	}
+	immature, err := optBoolArg(req, 2, false)
+	if err != nil {
+		return nil, err
+	}
+	amount, found, err := w.Received(ctx, scripts, minDepth, immature)
+	if err != nil {
+		return nil, MapError(err)
+	}
+	if !found {
+		return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
+	}
+	return rpc.Amount(amount), nil
+}
+
+// newGetReceivedByAddress returns the getreceivedbyaddress method.
+func newGetReceivedByAddress(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "getreceivedbyaddress",
+		Category:    walletCategory,
+		Description: "Returns the total amount received by an address of the wallet in transactions with at least minconf confirmations.",
+		Params: append([]rpc.Param{
+			{Name: "address", Type: rpc.TypeString, Description: "The address."},
+		}, receivedParams...),
+		Result:   "n    (numeric) The total amount in BTC received at this address",
+		Examples: []string{`"bcrt1q..."`, `"bcrt1q..." 6`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			a, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			spk, err := address.Decode(a, d.Net)
+			if err != nil {
+				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid Bitcoin address")
+			}
+			return received(ctx, req, w, [][]byte{spk})
+		},
+	}
+}
+
+// newGetReceivedByLabel returns the getreceivedbylabel method.
+func newGetReceivedByLabel(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "getreceivedbylabel",
+		Category:    walletCategory,
+		Description: "Returns the total amount received by the addresses of a label in transactions with at least minconf confirmations.",
+		Params: append([]rpc.Param{
+			{Name: "label", Type: rpc.TypeString, Description: "The label; \"\" is the default label."},
+		}, receivedParams...),
+		Result:   "n    (numeric) The total amount in BTC received for this label",
+		Examples: []string{`""`, `"tabby" 6 true`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			label, err := labelArg(req, 0)
+			if err != nil {
+				return nil, err
+			}
+			addrs := w.AddressesByLabel(label)
+			if len(addrs) == 0 {
+				return nil, rpc.NewError(rpc.CodeWalletError, "Label not found in wallet")
+			}
+			scripts := make([][]byte, 0, len(addrs))
+			for s := range addrs {
+				scripts = append(scripts, []byte(s))
+			}
+			return received(ctx, req, w, scripts)
+		},
+	}
+}
+
+// receivedByAddressEntry is one listreceivedbyaddress element.
+type receivedByAddressEntry struct {
+	Address       string     `json:"address"`
+	Amount        rpc.Amount `json:"amount"`
+	Confirmations int64      `json:"confirmations"`
+	Label         string     `json:"label"`
+	TxIDs         []string   `json:"txids"`
+}
+
+// receivedByLabelEntry is one listreceivedbylabel element.
+type receivedByLabelEntry struct {
+	Amount        rpc.Amount `json:"amount"`
+	Confirmations int64      `json:"confirmations"`
+	Label         string     `json:"label"`
+}
+
+// listReceivedArgs reads minconf, include_empty and (at immIdx)
+// include_immature_coinbase.
+func listReceivedArgs(req *rpc.Request, immIdx int) (int64, bool, bool, error) {
+	minDepth, err := optIntArg(req, 0, 1)
+	if err != nil {
+		return 0, false, false, err
+	}
+	empty, err := optBoolArg(req, 1, false)
+	if err != nil {
+		return 0, false, false, err
+	}
+	imm, err := optBoolArg(req, immIdx, false)
+	if err != nil {
+		return 0, false, false, err
+	}
+	return minDepth, empty, imm, nil
+}
+
+func tallyConf(c int64) int64 {
+	if c < 0 {
+		return 0
+	}
+	return c
+}
+
+// newListReceivedByAddress returns the listreceivedbyaddress method.
+func newListReceivedByAddress(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "listreceivedbyaddress",
+		Category:    walletCategory,
+		Description: "Lists what each receiving address received.",
+		Params: []rpc.Param{
+			{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "1", Description: "The minimum number of confirmations before payments are included."},
+			{Name: "include_empty", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Also list addresses that received nothing."},
+			{Name: "include_watchonly", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used."},
+			{Name: "address_filter", Type: rpc.TypeString, Optional: true, Description: "If present and not empty, only this address."},
+			{Name: "include_immature_coinbase", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Include immature coinbase transactions."},
+		},
+		Result:   "[ { \"address\", \"amount\", \"confirmations\", \"label\", \"txids\": [ ... ] }, ... ]",
+		Examples: []string{"", "6 true"},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			minDepth, empty, imm, err := listReceivedArgs(req, 4)
+			if err != nil {
+				return nil, err
+			}
+			var filter []byte
+			if req.Has(3) {
+				s, err := req.String(3)
+				if err != nil {
+					return nil, err
+				}
+				if s != "" {
+					if filter, err = address.Decode(s, d.Net); err != nil {
+						return nil, rpc.NewError(rpc.CodeWalletError, "address_filter parameter was invalid")
+					}
+				}
+			}
+			list, err := w.ReceivedByAddress(ctx, minDepth, empty, imm, filter)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			out := make([]receivedByAddressEntry, len(list))
+			for i, t := range list {
+				ids := make([]string, len(t.TxIDs))
+				for j, id := range t.TxIDs {
+					ids[j] = id.String()
+				}
+				out[i] = receivedByAddressEntry{Address: t.Address, Amount: rpc.Amount(t.Amount),
+					Confirmations: tallyConf(t.Conf), Label: t.Label, TxIDs: ids}
+			}
+			return out, nil
+		},
+	}
+}
+
+// newListReceivedByLabel returns the listreceivedbylabel method.
+func newListReceivedByLabel(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "listreceivedbylabel",
+		Category:    walletCategory,
+		Description: "Lists what the addresses of each label received.",
+		Params: []rpc.Param{
+			{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "1", Description: "The minimum number of confirmations before payments are included."},
+			{Name: "include_empty", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Also list labels that received nothing."},
+			{Name: "include_watchonly", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used."},
+			{Name: "include_immature_coinbase", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Include immature coinbase transactions."},
+		},
+		Result:   "[ { \"amount\", \"confirmations\", \"label\" }, ... ]",
+		Examples: []string{"", "6 true"},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			minDepth, empty, imm, err := listReceivedArgs(req, 3)
+			if err != nil {
+				return nil, err
+			}
+			list, err := w.ReceivedByLabel(ctx, minDepth, empty, imm)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			out := make([]receivedByLabelEntry, len(list))
+			for i, t := range list {
+				out[i] = receivedByLabelEntry{Amount: rpc.Amount(t.Amount), Confirmations: tallyConf(t.Conf), Label: t.Label}
+			}
+			return out, nil
+		},
+	}
+}
+
+// MarshalJSON writes a listtransactions / listsinceblock entry in Core's
+// order: a receive entry has abandoned right after vout, before the
+// transaction fields; a send entry has it last.
+func (e txEntry) MarshalJSON() ([]byte, error) {
+	if e.Category == "send" {
+		type send txEntry
+		return json.Marshal(send(e))
+	}
+	return json.Marshal(struct {
+		Address     string      `json:"address,omitempty"`
+		ParentDescs []string    `json:"parent_descs"`
+		Category    string      `json:"category"`
+		Amount      rpc.Amount  `json:"amount"`
+		Label       *string     `json:"label,omitempty"`
+		Vout        uint32      `json:"vout"`
+		Fee         *rpc.Amount `json:"fee,omitempty"`
+		Abandoned   bool        `json:"abandoned"`
+		*txJSON
+	}{e.Address, nonNil(e.ParentDescs), e.Category, e.Amount, e.Label, e.Vout, e.Fee, e.Abandoned, e.txJSON})
+}

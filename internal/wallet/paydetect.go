@@ -1,0 +1,317 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"sort"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/address"
+)
+
+// Payment detection: the listings Core's listsinceblock, getreceivedby*,
+// listreceivedby* and listaddressgroupings make of the wallet's
+// transactions.
+
+// indexScripts records the transaction under each script it pays, so that
+// what one address received is read without walking every transaction.
+// The caller holds c.mu.
+func (c *chainData) indexScripts(wt *walletTx) {
+	if c.byScript == nil {
+		c.byScript = map[string][]*walletTx{}
+	}
+	for _, o := range wt.tx.TxOut {
+		k := string(o.PkScript)
+		l := c.byScript[k]
+		if len(l) > 0 && l[len(l)-1] == wt {
+			continue
+		}
+		c.byScript[k] = append(l, wt)
+	}
+}
+
+// paying returns the wallet transactions that pay spk, skipping those the
+// wallet has dropped since they were indexed. The caller holds c.mu.
+func (c *chainData) paying(spk []byte) []*walletTx {
+	var out []*walletTx
+	for _, wt := range c.byScript[string(spk)] {
+		if c.txs[wt.txid] == wt {
+			out = append(out, wt)
+		}
+	}
+	return out
+}
+
+// listEntries is Core's ListTransactions for one transaction: the send
+// entries (none when label is set) and the receive entries whose label is
+// label (every one when label is nil) when the transaction's depth is at
+// least minDepth. The caller holds c.mu.
+func (w *Wallet) listEntries(wt *walletTx, tip int32, minDepth int64, includeChange bool, label *string, out []TxEntry) []TxEntry {
+	sent, received, _, _ := w.entriesOpt(wt, tip, includeChange)
+	if label == nil {
+		out = append(out, sent...)
+	}
+	if len(received) == 0 || w.chain.depth(wt, tip) < minDepth {
+		return out
+	}
+	for _, e := range received {
+		if label != nil {
+			l := ""
+			if e.Label != nil {
+				l = *e.Label
+			}
+			if l != *label {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// SinceBlock returns listsinceblock's transactions: the entries of every
+// transaction not confirmed at or below height (every transaction when all
+// is true), change outputs included when includeChange is true, only
+// receive entries of label when label is not nil.
+func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChange bool, label *string) ([]TxEntry, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	out := []TxEntry{}
+	for _, wt := range c.order {
+		if !all && wt.confirmed() && wt.rec.Height <= height {
+			continue
+		}
+		out = w.listEntries(wt, tip, 0, includeChange, label, out)
+	}
+	return out, nil
+}
+
+// RemovedEntries returns listsinceblock's "removed" entries of the
+// transactions of blocks that left the best chain: those the wallet holds,
+// and those it no longer holds that paid it or spent its outputs (shown
+// as unconfirmed).
+func (w *Wallet) RemovedEntries(ctx context.Context, txs []*wire.MsgTx, includeChange bool, label *string) ([]TxEntry, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	out := []TxEntry{}
+	now := w.cfg.Now()
+	for _, tx := range txs {
+		txid := tx.TxHash()
+		wt, ok := c.txs[txid]
+		if !ok {
+			if d, _ := w.debit(tx); d == 0 && !w.paysWallet(tx) {
+				continue
+			}
+			wt = &walletTx{rec: TxRecord{TxID: txid, Height: -1, TimeReceived: now}, tx: tx,
+				txid: txid, coinbase: isCoinbase(tx)}
+		}
+		out = w.listEntries(wt, tip, -100000000, includeChange, label, out)
+	}
+	return out, nil
+}
+
+func (w *Wallet) paysWallet(tx *wire.MsgTx) bool {
+	for _, o := range tx.TxOut {
+		if w.IsMine(o.PkScript) {
+			return true
+		}
+	}
+	return false
+}
+
+// countsAsReceived is Core's filter of the received tallies: deep enough,
+// in the best chain when a coinbase, and a mature coinbase unless
+// includeImmature. The caller holds c.mu.
+func (w *Wallet) countsAsReceived(wt *walletTx, tip int32, minDepth int64, includeImmature bool) (int64, bool) {
+	depth := w.chain.depth(wt, tip)
+	if depth < minDepth || (wt.coinbase && depth < 1) || (immature(wt, depth) && !includeImmature) {
+		return depth, false
+	}
+	return depth, true
+}
+
+// Received returns what the wallet's scripts among scripts received in
+// transactions at least minDepth deep (Core's GetReceived); found is false
+// when none of scripts is the wallet's.
+func (w *Wallet) Received(ctx context.Context, scripts [][]byte, minDepth int64, includeImmature bool) (amount int64, found bool, err error) {
+	if err := w.loadChain(ctx); err != nil {
+		return 0, false, err
+	}
+	var mine [][]byte
+	seen := map[string]bool{}
+	for _, s := range scripts {
+		if !seen[string(s)] && w.IsMine(s) {
+			seen[string(s)] = true
+			mine = append(mine, s)
+		}
+	}
+	if len(mine) == 0 {
+		return 0, false, nil
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	counted := map[*walletTx]bool{}
+	for _, s := range mine {
+		for _, wt := range c.paying(s) {
+			if counted[wt] {
+				continue
+			}
+			counted[wt] = true
+			if _, ok := w.countsAsReceived(wt, tip, minDepth, includeImmature); !ok {
+				continue
+			}
+			for _, o := range wt.tx.TxOut {
+				if seen[string(o.PkScript)] {
+					amount += o.Value
+				}
+			}
+		}
+	}
+	return amount, true, nil
+}
+
+// Tally is what one address (or label) received: the amount, the depth of
+// the shallowest transaction counted (-1: none) and their ids.
+type Tally struct {
+	Address string
+	Label   string
+	Amount  int64
+	Conf    int64
+	TxIDs   []chainhash.Hash
+}
+
+// ReceivedByAddress is Core's ListReceived by address: the address-book
+// entries that are not change, in Core's order of destinations, with what
+// each received in transactions at least minDepth deep; those that
+// received nothing only when includeEmpty. filter, when not nil, keeps
+// only that script.
+func (w *Wallet) ReceivedByAddress(ctx context.Context, minDepth int64, includeEmpty, includeImmature bool, filter []byte) ([]Tally, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	type bookAddr struct {
+		spk   []byte
+		label string
+	}
+	w.mu.RLock()
+	var book []bookAddr
+	for s, e := range w.book {
+		if e.label == nil {
+			continue
+		}
+		if filter != nil && s != string(filter) {
+			continue
+		}
+		book = append(book, bookAddr{[]byte(s), *e.label})
+	}
+	w.mu.RUnlock()
+	sort.Slice(book, func(i, j int) bool {
+		return bytes.Compare(destOrderKey(book[i].spk), destOrderKey(book[j].spk)) < 0
+	})
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+	out := []Tally{}
+	for _, b := range book {
+		addr, ok := address.Encode(b.spk, w.cfg.Net)
+		if !ok || addr == "" {
+			continue
+		}
+		t := Tally{Address: addr, Label: b.label, Conf: -1}
+		if w.IsMine(b.spk) {
+			for _, wt := range c.paying(b.spk) {
+				depth, ok := w.countsAsReceived(wt, tip, minDepth, includeImmature)
+				if !ok {
+					continue
+				}
+				for _, o := range wt.tx.TxOut {
+					if bytes.Equal(o.PkScript, b.spk) {
+						t.Amount += o.Value
+						if t.Conf < 0 || depth < t.Conf {
+							t.Conf = depth
+						}
+						t.TxIDs = append(t.TxIDs, wt.txid)
+					}
+				}
+			}
+		}
+		if t.Conf < 0 && !includeEmpty {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// ReceivedByLabel is Core's ListReceived by label: the tallies of
+// ReceivedByAddress summed per label, in label order.
+func (w *Wallet) ReceivedByLabel(ctx context.Context, minDepth int64, includeEmpty, includeImmature bool) ([]Tally, error) {
+	by, err := w.ReceivedByAddress(ctx, minDepth, includeEmpty, includeImmature, nil)
+	if err != nil {
+		return nil, err
+	}
+	sums := map[string]*Tally{}
+	var labels []string
+	for _, t := range by {
+		s := sums[t.Label]
+		if s == nil {
+			s = &Tally{Label: t.Label, Conf: -1}
+			sums[t.Label] = s
+			labels = append(labels, t.Label)
+		}
+		s.Amount += t.Amount
+		if t.Conf >= 0 && (s.Conf < 0 || t.Conf < s.Conf) {
+			s.Conf = t.Conf
+		}
+	}
+	sort.Strings(labels)
+	out := make([]Tally, 0, len(labels))
+	for _, l := range labels {
+		out = append(out, *sums[l])
+	}
+	return out, nil
+}
+
+// destOrderKey orders scripts as Core orders its CTxDestination variant
+// (the address book is a map by destination): by kind (P2PKH, P2SH,
+// P2WSH, P2WPKH, P2TR, anchor, other witness programs), then by the hash
+// or program bytes.
+func destOrderKey(spk []byte) []byte {
+	n := len(spk)
+	switch {
+	case n == 25 && spk[0] == 0x76 && spk[1] == 0xa9 && spk[2] == 20 && spk[23] == 0x88 && spk[24] == 0xac:
+		return append([]byte{2}, spk[3:23]...)
+	case n == 23 && spk[0] == 0xa9 && spk[1] == 20 && spk[22] == 0x87:
+		return append([]byte{3}, spk[2:22]...)
+	case n == 34 && spk[0] == 0 && spk[1] == 32:
+		return append([]byte{4}, spk[2:]...)
+	case n == 22 && spk[0] == 0 && spk[1] == 20:
+		return append([]byte{5}, spk[2:]...)
+	case n == 34 && spk[0] == 0x51 && spk[1] == 32:
+		return append([]byte{6}, spk[2:]...)
+	case bytes.Equal(spk, []byte{0x51, 0x02, 0x4e, 0x73}):
+		return []byte{7}
+	case n >= 4 && n <= 42 && (spk[0] == 0 || (spk[0] >= 0x51 && spk[0] <= 0x60)) && int(spk[1]) == n-2:
+		v := byte(0)
+		if spk[0] != 0 {
+			v = spk[0] - 0x50
+		}
+		return append([]byte{8, v}, spk[2:]...)
+	}
+	return append([]byte{9}, spk...)
+}
