@@ -315,3 +315,9 @@ func destOrderKey(spk []byte) []byte {
 	}
 	return append([]byte{9}, spk...)
 }
+
+// IsChange is Core's OutputIsChange: a script of the wallet with no
+// address, or with no address-book entry other than a change one.
+func (w *Wallet) IsChange(spk []byte) bool {
+	return w.scriptInfo(spk).isChange
+}

@@ -26,6 +26,7 @@ type getTxResult struct {
 	*txJSON
 	Details            []detailEntry `json:"details"`
 	Hex                string        `json:"hex"`
+	Decoded            *decodedTx    `json:"decoded,omitempty"`
 	LastProcessedBlock lastBlock     `json:"lastprocessedblock"`
 }
 
@@ -38,7 +39,7 @@ func newGetTransaction(d *Deps) *rpc.Method {
 		Params: []rpc.Param{
 			{Name: "txid", Type: rpc.TypeString, Description: "The transaction id."},
 			{Name: "include_watchonly", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "No longer used."},
-			{Name: "verbose", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Not supported: the decoded transaction is not added."},
+			{Name: "verbose", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Add the decoded transaction (as decoderawtransaction shows it, change outputs marked) as \"decoded\"."},
 		},
 		Result:   "{ \"amount\", \"fee\", \"confirmations\", \"blockhash\", ..., \"txid\", \"details\": [...], \"hex\", \"lastprocessedblock\" }",
 		Examples: []string{`"1075db55d416d3ca199f55b6084e2115b9345e16c5cf302fc80e9d5fbf5d48d"`},
@@ -55,6 +56,13 @@ func newGetTransaction(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
+			if _, err := optBoolArg(req, 1, true); err != nil {
+				return nil, err
+			}
+			verbose, err := optBoolArg(req, 2, false)
+			if err != nil {
+				return nil, err
+			}
 			det, err := w.Transaction(ctx, txid)
 			if err != nil {
 				return nil, MapError(err)
@@ -64,6 +72,12 @@ func newGetTransaction(d *Deps) *rpc.Method {
 			if det.Fee != nil {
 				f := rpc.Amount(*det.Fee)
 				res.Fee = &f
+			}
+			if verbose && det.Info.Tx != nil {
+				res.Decoded = txToJSON(det.Info.Tx, d.Net, txOptions{})
+				for i, o := range det.Info.Tx.TxOut {
+					res.Decoded.Vout[i].IsChange = w.IsChange(o.PkScript)
+				}
 			}
 			for _, e := range det.Details {
 				de := detailEntry{Address: e.Address, Category: e.Category, Amount: rpc.Amount(e.Amount),

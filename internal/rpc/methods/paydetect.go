@@ -71,32 +71,32 @@ func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Ha
 		return 0, 0, nil, notFound
 	}
 	be := d.Chain.Backend()
-	place, err := be.BlockPlace(ctx, hash)
-	if err != nil {
-		return 0, 0, nil, notFound
-	}
-	if place.Confirmations >= 0 {
+	if place, err := be.BlockPlace(ctx, hash); err == nil && place.Confirmations >= 0 {
 		return place.Height, place.Height, nil, nil
 	}
+	// Off the best chain (btcd places only best-chain blocks): walk the
+	// headers back to the first block of the best chain.
+	if _, err := be.Headers(ctx, []chainhash.Hash{hash}); err != nil {
+		return 0, 0, nil, notFound
+	}
 	var stale []chainhash.Hash
-	cur, h := hash, place.Height
-	for h > 0 {
-		stale = append(stale, cur)
+	cur := hash
+	for len(stale) < maxStaleWalk {
+		if p, err := be.BlockPlace(ctx, cur); err == nil && p.Confirmations >= 0 {
+			return p.Height, p.Height + int32(len(stale)), stale, nil
+		}
 		hdrs, err := be.Headers(ctx, []chainhash.Hash{cur})
 		if err != nil || len(hdrs) != 1 {
 			return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
 		}
-		cur, h = hdrs[0].PrevBlock, h-1
-		p, err := be.BlockPlace(ctx, cur)
-		if err != nil {
-			return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
-		}
-		if p.Confirmations >= 0 {
-			break
-		}
+		stale = append(stale, cur)
+		cur = hdrs[0].PrevBlock
 	}
-	return h, place.Height, stale, nil
+	return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
 }
+
+// maxStaleWalk bounds the walk from a stale block back to the best chain.
+const maxStaleWalk = 10000
 
 // lastBlockAt returns the hash of the wallet's best-chain block at height.
 func lastBlockAt(ctx context.Context, d *Deps, w *wallet.Wallet, height int32) (string, error) {

@@ -81,6 +81,9 @@ type decodedTxOut struct {
 	Value        rpc.Amount `json:"value"`
 	N            int        `json:"n"`
 	ScriptPubKey scriptJSON `json:"scriptPubKey"`
+	// IsChange is set by gettransaction's decoded form on the wallet's
+	// change outputs.
+	IsChange bool `json:"ischange,omitempty"`
 }
 
 // decodedTx is Core's TxToUniv object (without undo data or change flags).
