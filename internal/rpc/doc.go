@@ -59,7 +59,8 @@
 //
 // A request is bounded in what it can make the server allocate: params
 // hold at most MaxParamValues JSON values, a batch at most MaxBatch
-// requests (-32600 beyond, found by one scan of the body).
+// requests, and past 4096 of either each needs a few bytes of body
+// (-32600 beyond, found by one scan of the body).
 //
 // A Whitelist (-rpcwhitelist, -rpcwhitelistdefault) limits the methods each
 // authenticated user may call. It is checked after the body parses as

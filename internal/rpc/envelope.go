@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -41,9 +42,12 @@ func (c *call) notification() bool { return c.v2 && c.id == nil }
 var nullText = []byte("null")
 
 // Bounds of one request, beyond anything a method accepts (Core has
-// none): a handler decoding its parameters spends tens of bytes per JSON
-// value, and a batch reply up to a hundred bytes per element, so that a
-// 32 MiB body of tiny values would otherwise grow into gigabytes.
+// none): a handler decoding its parameters spends up to about 40 bytes per
+// JSON value, and a batch reply up to about 80 bytes per element, so that
+// a 32 MiB body of tiny values would otherwise grow into gigabytes. Past a
+// small count, values and batch elements must also be as long as real
+// ones are (a txid, an address, an object of a few fields), which keeps
+// what a request allocates within a few times its size.
 const (
 	// MaxParamValues bounds the JSON values (array elements and object
 	// members, at every depth) in one call's params. A transaction's
@@ -52,14 +56,27 @@ const (
 	MaxParamValues = 1 << 18
 	// MaxBatch bounds the requests of one batch.
 	MaxBatch = 1 << 16
+	// freeItems values or batch elements are allowed whatever their
+	// size; each one beyond needs paramBytesPerValue bytes of params text
+	// (batchBytesPerElement of batch text).
+	freeItems            = 4096
+	paramBytesPerValue   = 16
+	batchBytesPerElement = 16
 )
+
+// paramValuesLimit is how many values params of n bytes may hold.
+func paramValuesLimit(n int) int { return min(MaxParamValues, freeItems+n/paramBytesPerValue) }
+
+// batchLimit is how many requests a batch of n bytes may hold.
+func batchLimit(n int) int { return min(MaxBatch, freeItems+n/batchBytesPerElement) }
+
+// tooLarge is the -32600 refusal of params or a batch over its limit.
+func tooLarge(what string, limit int, unit string) *Error {
+	return &Error{CodeInvalidRequest, what + " too large: more than " + strconv.Itoa(limit) + " " + unit}
+}
 
 // Request-validation errors (-32600).
 var (
-	errParamsTooLarge = &Error{CodeInvalidRequest, "Params too large: more than " +
-		strconv.Itoa(MaxParamValues) + " values"}
-	errBatchTooLarge = &Error{CodeInvalidRequest, "Batch too large: more than " +
-		strconv.Itoa(MaxBatch) + " requests"}
 	errInvalidRequest = &Error{CodeInvalidRequest, "Invalid Request object"}
 	errVersionType    = &Error{CodeInvalidRequest, "jsonrpc field must be a string"}
 	errVersion        = &Error{CodeInvalidRequest, "JSON-RPC version not supported"}
@@ -283,8 +300,9 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 		}
 		return appendReplyTail(out, &c), 200
 	case '[':
-		if batchLen(v, MaxBatch) > MaxBatch {
-			return appendErrorReply(dst, &c, errBatchTooLarge), httpStatus(errBatchTooLarge.Code)
+		if limit := batchLimit(len(v)); batchLen(v, limit) > limit {
+			e := tooLarge("Batch", limit, "requests")
+			return appendErrorReply(dst, &c, e), httpStatus(e.Code)
 		}
 		if hasList {
 			if e, status := s.checkBatch(v, t.user); status != 0 {
@@ -304,6 +322,12 @@ func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte)
 				break
 			}
 			n++
+			// Grown by doubling: append grows large slices by a
+			// quarter, which for a long batch reply would copy it
+			// over and over.
+			if cap(dst)-len(dst) < 1024 {
+				dst = slices.Grow(dst, max(len(dst), 4096))
+			}
 			mark := len(dst)
 			if !first {
 				dst = append(dst, ',')
@@ -398,8 +422,10 @@ func (s *Server) execute(ctx context.Context, c *call, t target, dst []byte) ([]
 	if m == nil {
 		return dst, errMethodNotFound
 	}
-	if c.params != nil && countItems(c.params, MaxParamValues) > MaxParamValues {
-		return dst, errParamsTooLarge
+	if c.params != nil {
+		if limit := paramValuesLimit(len(c.params)); countItems(c.params, limit) > limit {
+			return dst, tooLarge("Params", limit, "values")
+		}
 	}
 	if m.Passthrough {
 		req := Request{Method: m.Name, Raw: c.params, Wallet: t.wallet, WalletURI: t.walletURI}
