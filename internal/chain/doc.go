@@ -1,7 +1,12 @@
 // Package chain reaches the full node a wallet follows: the Backend interface
 // (tip, block hashes by height, headers, raw blocks, BIP158 basic filters, a
 // UTXO lookup and transaction broadcast) and its two JSON-RPC clients, one
-// for btcd and one for bitcoind.
+// for btcd and one for bitcoind. It also carries the node calls wallet
+// clients send to the wallet's endpoint (node.go): Call forwards one as it
+// came, and typed calls (block places, chain work, chain tips, filter
+// headers, raw transactions, mempool entries, acceptance tests, fee
+// estimates) read what btcd knows; and the BIP 37 merkle blocks of
+// gettxoutproof and verifytxoutproof (merkleblock.go).
 //
 // # Model
 //
