@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // ConfigFileName is the default configuration file inside the data dir.
@@ -40,7 +42,12 @@ var options = map[string]optKind{
 	"chainrpccookiefile": optString, "chainrpccert": optString, "chainpoll": optInt,
 	"wallet": optList, "keypool": optInt, "addresstype": optString,
 	"changetype": optString,
-	"debug":      optList, "printtoconsole": optBool,
+	"walletrbf":  optBool, "txconfirmtarget": optInt, "spendzeroconfchange": optBool,
+	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
+	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
+	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
+	"deprecatedrpc": optList,
+	"debug":         optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
 	"help": optBool, "version": optBool,
 }
@@ -102,6 +109,11 @@ type WalletConfig struct {
 	Keypool     int
 	AddressType string
 	ChangeType  string
+	// Options are the spending options (-fallbackfee, -walletrbf, ...)
+	// with Core's defaults; Warnings are Core's startup warnings about
+	// them (logged).
+	Options  wallet.Options
+	Warnings []string
 }
 
 // LogConfig holds the logging options.
@@ -427,6 +439,16 @@ func LoadConfig(argv []string) (*Config, error) {
 	}
 	w.AddressType = all.str("addresstype", "bech32")
 	w.ChangeType = all.str("changetype", "")
+	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
+		v, ok := all[name]
+		if !ok || len(v) == 0 {
+			return "", false
+		}
+		return v[len(v)-1], true
+	}, all["deprecatedrpc"])
+	if err != nil {
+		return nil, err
+	}
 
 	// Logging.
 	cfg.Logging.Debug = all["debug"]

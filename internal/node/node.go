@@ -150,6 +150,10 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	}
 
 	// Wallets: those named with -wallet and those in the startup list.
+	opts := cfg.Wallet.Options
+	if opts.DeprecatedRPC == nil {
+		opts = wallet.DefaultOptions()
+	}
 	n.wlt = wallet.NewManager(wallet.ManagerConfig{
 		NetDir:  cfg.NetDir,
 		Net:     cfg.Network.Params,
@@ -158,7 +162,11 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Now:     now,
 		Log:     n.logs.Logger(SubWallet),
 		DescLog: n.logs.Logger(SubDescriptor),
+		Options: &opts,
 	})
+	for _, w := range cfg.Wallet.Warnings {
+		n.logs.Logger(SubWallet).Warn(w)
+	}
 	// A crash may have left a half-made wallet or a rewrite to finish.
 	for path, err := range n.wlt.Recover(ctx) {
 		n.logs.Logger(SubWallet).Error("wallet folder not recovered", "path", path, "err", err)

@@ -75,6 +75,10 @@ type Snapshot struct {
 	Chunks      []Chunk // ordered by descriptor, then chunk
 	Active      []Active
 	Labels      []Label
+	// LockedCoins are the persistently locked outputs.
+	LockedCoins []Outpoint
+	// UsedScripts are the scripts marked used (avoid_reuse).
+	UsedScripts [][]byte
 	// MasterKey is the wrapped master key, nil when the wallet is not
 	// encrypted.
 	MasterKey *MasterKey
@@ -154,6 +158,31 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 				l.Label = &s
 			}
 			snap.Labels = append(snap.Labels, l)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read locked coins", "SELECT txid, vout FROM locked_coins ORDER BY txid, vout",
+			func(rows *sql.Rows) error {
+				var op Outpoint
+				var id []byte
+				if err := rows.Scan(&id, &op.Vout); err != nil {
+					return err
+				}
+				copy(op.TxID[:], id)
+				snap.LockedCoins = append(snap.LockedCoins, op)
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read used scripts", "SELECT script FROM used_scripts", func(rows *sql.Rows) error {
+			var spk []byte
+			if err := rows.Scan(&spk); err != nil {
+				return err
+			}
+			snap.UsedScripts = append(snap.UsedScripts, spk)
 			return nil
 		})
 		if err != nil {
@@ -311,4 +340,27 @@ func (t *Tx) PutLabel(l Label) error {
 // DeleteLabel removes the address book entry of a script.
 func (t *Tx) DeleteLabel(script []byte) error {
 	return t.exec("delete address book entry", "DELETE FROM address_book WHERE script = ?", script)
+}
+
+// Outpoint names a transaction output: the txid in internal byte order and
+// the output index.
+type Outpoint struct {
+	TxID [32]byte
+	Vout uint32
+}
+
+// PutLockedCoin records a persistent lock of an output.
+func (t *Tx) PutLockedCoin(op Outpoint) error {
+	return t.exec("write locked coin", "INSERT OR IGNORE INTO locked_coins (txid, vout) VALUES (?, ?)",
+		op.TxID[:], op.Vout)
+}
+
+// DeleteLockedCoin removes the persistent lock of an output, if any.
+func (t *Tx) DeleteLockedCoin(op Outpoint) error {
+	return t.exec("delete locked coin", "DELETE FROM locked_coins WHERE txid = ? AND vout = ?", op.TxID[:], op.Vout)
+}
+
+// PutUsedScript marks an output script used (avoid_reuse).
+func (t *Tx) PutUsedScript(script []byte) error {
+	return t.exec("write used script", "INSERT OR IGNORE INTO used_scripts (script) VALUES (?)", script)
 }

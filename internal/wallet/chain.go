@@ -548,6 +548,7 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 	if len(recs) == 0 {
 		return nil
 	}
+	newUsed := w.spentScripts(txs)
 
 	// Key-pool top-ups for the used indexes.
 	type topUp struct {
@@ -619,6 +620,11 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			}
 			seqs[i] = seq
 		}
+		for _, spk := range newUsed {
+			if err := tx.PutUsedScript(spk); err != nil {
+				return err
+			}
+		}
 		for _, t := range tops {
 			if err := tx.SetNextIndex(t.wd.rec.ID, t.next, t.end); err != nil {
 				return err
@@ -660,6 +666,10 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		c.add(wt)
 	}
 	c.mu.Unlock()
+	w.markUsed(newUsed)
+	if err := w.unlockSpent(ctx, txs); err != nil {
+		return err
+	}
 	if len(tops) > 0 {
 		w.mu.Lock()
 		for _, t := range tops {

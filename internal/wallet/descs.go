@@ -160,6 +160,7 @@ func (w *Wallet) restore(snap *Snapshot) error {
 	for _, l := range snap.Labels {
 		w.book[string(l.Script)] = &bookEntry{label: l.Label, purpose: l.Purpose}
 	}
+	w.restoreLocks(snap)
 	return nil
 }
 

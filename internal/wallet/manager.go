@@ -43,6 +43,8 @@ type ManagerConfig struct {
 	// Log and DescLog receive the wallets' debug lines (WLLT and DESC);
 	// nil discards them.
 	Log, DescLog *slog.Logger
+	// Options are the spending options; nil means Core's defaults.
+	Options *Options
 }
 
 // Manager keeps the loaded wallets of a node.
@@ -71,6 +73,10 @@ func lockedErr(err error) error {
 func NewManager(cfg ManagerConfig) *Manager {
 	if cfg.Keypool <= 0 {
 		cfg.Keypool = DefaultKeypool
+	}
+	if cfg.Options == nil {
+		o := DefaultOptions()
+		cfg.Options = &o
 	}
 	if cfg.Now == nil {
 		genesis := cfg.Net.GenesisBlock.Header.Timestamp.Unix()
@@ -221,7 +227,7 @@ func (m *Manager) unclaimDir(real, name string) {
 
 func (m *Manager) walletConfig(name string) Config {
 	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now,
-		Log: m.cfg.Log, DescLog: m.cfg.DescLog}
+		Log: m.cfg.Log, DescLog: m.cfg.DescLog, Options: m.cfg.Options}
 }
 
 // reserve marks name as being created or loaded; false when it is loaded
@@ -721,3 +727,6 @@ func (m *Manager) Recover(ctx context.Context) map[string]error {
 	})
 	return failures
 }
+
+// Options returns the node's spending options (read only).
+func (m *Manager) Options() *Options { return m.cfg.Options }

@@ -48,6 +48,12 @@ type StoreTx interface {
 	ClearActive(outputType string, internal bool) error
 	PutLabel(l LabelRecord) error
 	DeleteLabel(script []byte) error
+	// PutLockedCoin records a persistent lock (lockunspent's persistent
+	// flag); DeleteLockedCoin removes one, if there is one.
+	PutLockedCoin(op OutpointRecord) error
+	DeleteLockedCoin(op OutpointRecord) error
+	// PutUsedScript marks an output script used (avoid_reuse).
+	PutUsedScript(script []byte) error
 	// Secrets reads every private key record inside the transaction.
 	Secrets() ([]SecretRecord, error)
 	// MasterKey reads the wrapped master key, nil when there is none.
@@ -118,6 +124,13 @@ type LabelRecord struct {
 	Purpose string
 }
 
+// OutpointRecord is a stored output reference: txid in internal byte order
+// and output index.
+type OutpointRecord struct {
+	TxID [32]byte
+	Vout uint32
+}
+
 // Snapshot is the content of a wallet database.
 type Snapshot struct {
 	Meta        map[string][]byte
@@ -126,6 +139,10 @@ type Snapshot struct {
 	Chunks      []ChunkRecord
 	Active      []ActiveRecord
 	Labels      []LabelRecord
+	// LockedCoins are the persistently locked outputs.
+	LockedCoins []OutpointRecord
+	// UsedScripts are the output scripts marked used (avoid_reuse).
+	UsedScripts [][]byte
 	// MasterKey is the wrapped master key of an encrypted wallet, nil
 	// otherwise.
 	MasterKey *MasterKeyRecord

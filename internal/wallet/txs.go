@@ -31,6 +31,9 @@ type Unspent struct {
 	Desc          string
 	ParentDescs   []string
 	Safe          bool
+	// Reused is set when the avoid_reuse flag is: whether the script is
+	// marked used.
+	Reused *bool
 }
 
 // Balances is getbalances' "mine" section, in satoshis.
@@ -205,6 +208,7 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	tip := c.tipHeight()
+	avoidReuse := w.AvoidReuse()
 	var out []Unspent
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
@@ -240,6 +244,10 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 			u := Unspent{TxID: wt.txid, Vout: uint32(i), Address: oi.address, Label: oi.label,
 				Script: o.PkScript, Amount: o.Value, Confirmations: depth, Solvable: ai.Solvable,
 				Desc: ai.Desc, ParentDescs: oi.parents, Safe: trusted}
+			if avoidReuse {
+				r := w.IsSpentKey(o.PkScript)
+				u.Reused = &r
+			}
 			if oi.address == "" {
 				u.Label = nil
 			}
@@ -266,12 +274,30 @@ func mustHex(s string) []byte {
 	return b
 }
 
-// Balances returns the wallet's balances.
+// Balances returns the wallet's balances as getbalances shows them: Core's
+// GetBalance with no minimum depth, leaving out outputs to used scripts
+// when the avoid_reuse flag is set.
 func (w *Wallet) Balances(ctx context.Context) (Balances, error) {
+	return w.Balance(ctx, 0, w.AvoidReuse())
+}
+
+// AvoidReuse reports whether the wallet's avoid_reuse flag is set.
+func (w *Wallet) AvoidReuse() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.flags&FlagAvoidReuse != 0
+}
+
+// Balance is Core's GetBalance: the unspent outputs of the wallet, trusted
+// ones counted only from minDepth confirmations, and with avoidReuse set
+// (it has effect only with the avoid_reuse flag) without the outputs to
+// scripts marked used.
+func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (Balances, error) {
 	var b Balances
 	if err := w.loadChain(ctx); err != nil {
 		return b, err
 	}
+	skipUsed := avoidReuse && w.AvoidReuse()
 	c := &w.chain
 	c.mu.RLock()
 	defer c.mu.RUnlock()
@@ -286,15 +312,18 @@ func (w *Wallet) Balances(ctx context.Context) (Balances, error) {
 			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
 				continue
 			}
-			if w.IsMine(o.PkScript) {
+			if w.IsMine(o.PkScript) && !(skipUsed && w.IsSpentKey(o.PkScript)) {
 				credit += o.Value
 			}
 		}
+		trusted := w.trusted(wt, depth)
 		switch {
 		case immature(wt, depth):
 			b.Immature += credit
-		case w.trusted(wt, depth):
-			b.Trusted += credit
+		case trusted:
+			if depth >= minDepth {
+				b.Trusted += credit
+			}
 		default:
 			b.UntrustedPending += credit
 		}

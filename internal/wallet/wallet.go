@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 )
 
 // Wallet flags, numbered as Core numbers them (getwalletinfo lists them in
@@ -52,6 +54,9 @@ type Config struct {
 	// Log and DescLog receive the wallet's debug lines (WLLT and DESC
 	// subsystems, see log.go); nil discards them.
 	Log, DescLog *slog.Logger
+	// Options are the node's spending options; nil means Core's
+	// defaults.
+	Options *Options
 }
 
 // Wallet is one loaded descriptor wallet. Its methods are safe for
@@ -82,6 +87,13 @@ type Wallet struct {
 
 	// chain holds the wallet's transactions and chain state (chain.go).
 	chain chainData
+
+	// locks are the outputs locked with lockunspent (locks.go).
+	locks coinLocks
+
+	// payTxFee is the wallet's fee rate set by -paytxfee or settxfee
+	// (satoshis per 1000 vbytes, 0: estimate).
+	payTxFee atomic.Int64
 }
 
 type activeKey struct {
@@ -95,15 +107,33 @@ type bookEntry struct {
 }
 
 func newWallet(cfg Config, st Store) *Wallet {
-	return &Wallet{
+	if cfg.Options == nil {
+		o := DefaultOptions()
+		cfg.Options = &o
+	}
+	w := &Wallet{
 		cfg:    cfg,
 		store:  st,
 		byID:   map[[32]byte]*walletDesc{},
 		active: map[activeKey]*walletDesc{},
 		book:   map[string]*bookEntry{},
 		index:  newSPKIndex(),
+		locks:  coinLocks{m: map[wire.OutPoint]bool{}, used: map[string]bool{}},
 	}
+	w.payTxFee.Store(cfg.Options.PayTxFee)
+	return w
 }
+
+// Options returns the node's spending options (read only).
+func (w *Wallet) Options() *Options { return w.cfg.Options }
+
+// PayTxFee returns the wallet's fixed fee rate (satoshis per 1000 vbytes;
+// 0 when fees are estimated).
+func (w *Wallet) PayTxFee() int64 { return w.payTxFee.Load() }
+
+// SetPayTxFee sets the wallet's fixed fee rate (settxfee); it lasts until
+// the wallet is unloaded, as in Core.
+func (w *Wallet) SetPayTxFee(perKvB int64) { w.payTxFee.Store(perKvB) }
 
 // Name returns the wallet's name.
 func (w *Wallet) Name() string { return w.cfg.Name }
@@ -273,4 +303,40 @@ func (w *Wallet) Backup(ctx context.Context, dest string) error {
 		return &Error{Kind: ErrWallet, Err: err, Description: "Error: Wallet backup failed!"}
 	}
 	return nil
+}
+
+// SetFlag sets or clears a wallet flag and stores the flags.
+func (w *Wallet) SetFlag(ctx context.Context, flag uint64, value bool) error {
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	flags := w.flags &^ flag
+	if value {
+		flags |= flag
+	}
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], flags)
+	if err := w.store.Update(ctx, func(tx StoreTx) error { return tx.PutMeta(metaFlags, b[:]) }); err != nil {
+		return storageErr(err)
+	}
+	w.flags = flags
+	return nil
+}
+
+// FlagSet reports whether a wallet flag is set.
+func (w *Wallet) FlagSet(flag uint64) bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.flags&flag != 0
+}
+
+// FlagByName returns the flag Core names name (its STRING_TO_WALLET_FLAG).
+func FlagByName(name string) (uint64, bool) {
+	for _, f := range flagNames {
+		if f.name == name {
+			return f.flag, true
+		}
+	}
+	return 0, false
 }

@@ -159,6 +159,10 @@ func (d db) Load(ctx context.Context) (*wallet.Snapshot, error) {
 	for _, r := range snap.Labels {
 		out.Labels = append(out.Labels, wallet.LabelRecord(r))
 	}
+	for _, op := range snap.LockedCoins {
+		out.LockedCoins = append(out.LockedCoins, wallet.OutpointRecord(op))
+	}
+	out.UsedScripts = snap.UsedScripts
 	if snap.MasterKey != nil {
 		mk := wallet.MasterKeyRecord(*snap.MasterKey)
 		out.MasterKey = &mk
@@ -193,6 +197,16 @@ func (t txn) ClearActive(outputType string, internal bool) error {
 func (t txn) PutLabel(l wallet.LabelRecord) error { return t.tx.PutLabel(store.Label(l)) }
 
 func (t txn) DeleteLabel(script []byte) error { return t.tx.DeleteLabel(script) }
+
+func (t txn) PutLockedCoin(op wallet.OutpointRecord) error {
+	return t.tx.PutLockedCoin(store.Outpoint(op))
+}
+
+func (t txn) PutUsedScript(script []byte) error { return t.tx.PutUsedScript(script) }
+
+func (t txn) DeleteLockedCoin(op wallet.OutpointRecord) error {
+	return t.tx.DeleteLockedCoin(store.Outpoint(op))
+}
 
 func (t txn) Secrets() ([]wallet.SecretRecord, error) {
 	recs, err := t.tx.Secrets()

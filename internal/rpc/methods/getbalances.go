@@ -10,6 +10,9 @@ type balancesMine struct {
 	Trusted          rpc.Amount `json:"trusted"`
 	UntrustedPending rpc.Amount `json:"untrusted_pending"`
 	Immature         rpc.Amount `json:"immature"`
+	// Used is shown only with the avoid_reuse flag: the balance of
+	// outputs to scripts already spent from.
+	Used *rpc.Amount `json:"used,omitempty"`
 }
 
 type balancesResult struct {
@@ -34,9 +37,17 @@ func newGetBalances(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			return balancesResult{Mine: balancesMine{Trusted: rpc.Amount(b.Trusted),
-				UntrustedPending: rpc.Amount(b.UntrustedPending), Immature: rpc.Amount(b.Immature)},
-				LastProcessedBlock: lastProcessed(d, w)}, nil
+			mine := balancesMine{Trusted: rpc.Amount(b.Trusted),
+				UntrustedPending: rpc.Amount(b.UntrustedPending), Immature: rpc.Amount(b.Immature)}
+			if w.AvoidReuse() {
+				full, err := w.Balance(ctx, 0, false)
+				if err != nil {
+					return nil, MapError(err)
+				}
+				used := rpc.Amount(full.Trusted + full.UntrustedPending - b.Trusted - b.UntrustedPending)
+				mine.Used = &used
+			}
+			return balancesResult{Mine: mine, LastProcessedBlock: lastProcessed(d, w)}, nil
 		},
 	}
 }

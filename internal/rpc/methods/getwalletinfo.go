@@ -54,6 +54,7 @@ func newGetWalletInfo(d *Deps) *rpc.Method {
 				KeypoolSizeHDInternal: in.KeypoolInternal,
 				PrivateKeysEnabled:    in.PrivateKeysEnabled,
 				AvoidReuse:            in.AvoidReuse,
+				PayTxFee:              rpc.Amount(w.PayTxFee()),
 				Descriptors:           true,
 				ExternalSigner:        in.ExternalSigner,
 				Blank:                 in.Blank,

@@ -24,6 +24,7 @@ type unspentEntry struct {
 	Solvable      bool       `json:"solvable"`
 	Desc          string     `json:"desc,omitempty"`
 	ParentDescs   []string   `json:"parent_descs"`
+	Reused        *bool      `json:"reused,omitempty"`
 	Safe          bool       `json:"safe"`
 }
 
@@ -133,7 +134,7 @@ func newListUnspent(d *Deps) *rpc.Method {
 					Label: u.Label, RedeemScript: u.RedeemScript, WitnessScript: u.WitnessScript,
 					ScriptPubKey: hex.EncodeToString(u.Script), Amount: a, Confirmations: u.Confirmations,
 					Spendable: true, Solvable: u.Solvable, Desc: u.Desc, ParentDescs: nonNil(u.ParentDescs),
-					Safe: u.Safe})
+					Reused: u.Reused, Safe: u.Safe})
 				sum += a
 				if q.MaximumCount != nil && *q.MaximumCount > 0 && int64(len(out)) >= *q.MaximumCount {
 					break

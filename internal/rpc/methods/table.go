@@ -78,6 +78,8 @@ func All(d *Deps) []*rpc.Method {
 		newKeypoolRefill(d),
 		newListDescriptors(d),
 		newListLabels(d),
+		// Coin control and balances.
+		newGetBalance(d), newLockUnspent(d), newListLockUnspent(d), newSetWalletFlag(d), newSetTxFee(d),
 		// Wallet transactions and rescans.
 		newAbortRescan(d),
 		newGetBalances(d),

@@ -1,0 +1,253 @@
+package wallet
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Core's wallet defaults (src/wallet/wallet.h), amounts in satoshis, fee
+// rates in satoshis per 1000 virtual bytes.
+const (
+	DefaultFallbackFee        = 0
+	DefaultDiscardFee         = 10000
+	DefaultMinTxFee           = 1000
+	DefaultPayTxFee           = 0
+	DefaultConsolidateFeeRate = 10000
+	DefaultMaxAPSFee          = 0
+	DefaultTxConfirmTarget    = 6
+	DefaultWalletRBF          = true
+	DefaultSpendZeroConf      = true
+	DefaultWalletBroadcast    = true
+	DefaultAvoidPartialSpends = false
+	// DefaultMinRelayFee is Core's -minrelaytxfee default, the relay
+	// floor the wallet's own fee options are checked against.
+	DefaultMinRelayFee = 1000
+	// WalletIncrementalRelayFee is Core's WALLET_INCREMENTAL_RELAY_FEE.
+	WalletIncrementalRelayFee = 5000
+
+	coin            = 100_000_000
+	highTxFeePerKB  = coin / 100
+	highMaxTxFee    = 100 * highTxFeePerKB
+	highAPSFee      = coin / 10000
+	maxMoney        = 21_000_000 * coin
+	maxConfirmation = 1008
+)
+
+// Options are the node's wallet options (Core's -walletrbf,
+// -txconfirmtarget, -spendzeroconfchange, -walletbroadcast,
+// -avoidpartialspends, -maxapsfee, -discardfee, -fallbackfee, -mintxfee,
+// -paytxfee, -maxtxfee, -consolidatefeerate, -deprecatedrpc), which the
+// spending calls read. Fee rates are in satoshis per 1000 virtual bytes,
+// amounts in satoshis.
+type Options struct {
+	WalletRBF           bool
+	TxConfirmTarget     int
+	SpendZeroConfChange bool
+	WalletBroadcast     bool
+	AvoidPartialSpends  bool
+	// MaxAPSFee is -1 (partial spend avoidance off) or the extra fee
+	// allowed for it.
+	MaxAPSFee          int64
+	DiscardFee         int64
+	FallbackFee        int64
+	MinTxFee           int64
+	PayTxFee           int64
+	MaxTxFee           int64
+	ConsolidateFeeRate int64
+	// MinRelayFee is the relay floor of the chain (Core's relayMinFee).
+	MinRelayFee int64
+	// DeprecatedRPC holds the -deprecatedrpc names.
+	DeprecatedRPC map[string]bool
+}
+
+// DefaultOptions returns Core's defaults.
+func DefaultOptions() Options {
+	return Options{
+		WalletRBF: DefaultWalletRBF, TxConfirmTarget: DefaultTxConfirmTarget,
+		SpendZeroConfChange: DefaultSpendZeroConf, WalletBroadcast: DefaultWalletBroadcast,
+		AvoidPartialSpends: DefaultAvoidPartialSpends, MaxAPSFee: DefaultMaxAPSFee,
+		DiscardFee: DefaultDiscardFee, FallbackFee: DefaultFallbackFee, MinTxFee: DefaultMinTxFee,
+		PayTxFee: DefaultPayTxFee, MaxTxFee: coin / 10, ConsolidateFeeRate: DefaultConsolidateFeeRate,
+		MinRelayFee: DefaultMinRelayFee, DeprecatedRPC: map[string]bool{},
+	}
+}
+
+// AllowFallbackFee reports whether a fallback fee is configured (Core's
+// m_allow_fallback_fee: -fallbackfee not 0).
+func (o *Options) AllowFallbackFee() bool { return o.FallbackFee != 0 }
+
+// ParseMoney reads an amount the way Core's ParseMoney does: optional
+// spaces around, digits (at most 10) with an optional point and at most 8
+// decimals, no sign, within the money range.
+func ParseMoney(s string) (int64, bool) {
+	s = strings.Trim(s, " \f\n\r\t\v")
+	if s == "" || strings.IndexByte(s, 0) >= 0 {
+		return 0, false
+	}
+	whole, frac, hasPoint := strings.Cut(s, ".")
+	if len(whole) > 10 || len(frac) > 8 || (whole == "" && !hasPoint) {
+		return 0, false
+	}
+	var units int64
+	for _, c := range whole {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		units = units*10 + int64(c-'0')
+	}
+	units *= coin
+	mult := int64(coin / 10)
+	for _, c := range frac {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		units += int64(c-'0') * mult
+		mult /= 10
+	}
+	if units < 0 || units > maxMoney {
+		return 0, false
+	}
+	return units, true
+}
+
+// FormatFeeRate writes a fee rate per 1000 vbytes as Core's
+// CFeeRate::ToString does ("0.00001000 BTC/kvB").
+func FormatFeeRate(perKvB int64) string {
+	sign := ""
+	if perKvB < 0 {
+		sign, perKvB = "-", -perKvB
+	}
+	return fmt.Sprintf("%s%d.%08d BTC/kvB", sign, perKvB/coin, perKvB%coin)
+}
+
+// ParseOptions reads the wallet options through get (the value of an
+// option when it was given) with Core's checks, messages and warnings
+// (CWallet::Create). A value that does not parse is an error, as it stops
+// Core's wallet from loading.
+func ParseOptions(get func(name string) (string, bool), deprecated []string) (Options, []string, error) {
+	o := DefaultOptions()
+	var warnings []string
+	amountErr := func(name, v string) error {
+		return fmt.Errorf("Invalid amount for -%s=<amount>: '%s'", name, v)
+	}
+	if v, ok := get("mintxfee"); ok {
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("mintxfee", v)
+		}
+		if n > highTxFeePerKB {
+			warnings = append(warnings, "-mintxfee is set very high! This is the minimum transaction fee you pay on every transaction.")
+		}
+		o.MinTxFee = n
+	}
+	if v, ok := get("maxapsfee"); ok {
+		if v == "-1" {
+			o.MaxAPSFee = -1
+		} else if n, ok := ParseMoney(v); ok {
+			if n > highAPSFee {
+				warnings = append(warnings, "-maxapsfee is set very high! This is the maximum transaction fee you pay (in addition to the normal fee) to prioritize partial spend avoidance over regular coin selection.")
+			}
+			o.MaxAPSFee = n
+		} else {
+			return o, nil, amountErr("maxapsfee", v)
+		}
+	}
+	if v, ok := get("fallbackfee"); ok {
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("fallbackfee", v)
+		}
+		if n > highTxFeePerKB {
+			warnings = append(warnings, "-fallbackfee is set very high! This is the transaction fee you may pay when fee estimates are not available.")
+		}
+		o.FallbackFee = n
+	}
+	if v, ok := get("discardfee"); ok {
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("discardfee", v)
+		}
+		if n > highTxFeePerKB {
+			warnings = append(warnings, "-discardfee is set very high! This is the transaction fee you may discard if change is smaller than dust at this level")
+		}
+		o.DiscardFee = n
+	}
+	if v, ok := get("paytxfee"); ok {
+		warnings = append(warnings, "-paytxfee is deprecated and will be fully removed in v31.0.")
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("paytxfee", v)
+		}
+		if n > highTxFeePerKB {
+			warnings = append(warnings, "-paytxfee is set very high! This is the transaction fee you will pay if you send a transaction.")
+		}
+		if n < o.MinRelayFee {
+			return o, nil, fmt.Errorf("Invalid amount for -paytxfee=<amount>: '%s' (must be at least %s)", v, FormatFeeRate(o.MinRelayFee))
+		}
+		o.PayTxFee = n
+	}
+	if v, ok := get("maxtxfee"); ok {
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("maxtxfee", v)
+		}
+		if n > highMaxTxFee {
+			warnings = append(warnings, "-maxtxfee is set very high! Fees this large could be paid on a single transaction.")
+		}
+		if n < o.MinRelayFee {
+			return o, nil, fmt.Errorf("Invalid amount for -maxtxfee=<amount>: '%s' (must be at least the minrelay fee of %s to prevent stuck transactions)", v, FormatFeeRate(o.MinRelayFee))
+		}
+		o.MaxTxFee = n
+	}
+	if v, ok := get("consolidatefeerate"); ok {
+		n, ok := ParseMoney(v)
+		if !ok {
+			return o, nil, amountErr("consolidatefeerate", v)
+		}
+		o.ConsolidateFeeRate = n
+	}
+	var err error
+	if v, ok := get("txconfirmtarget"); ok {
+		if o.TxConfirmTarget, err = parseIntArg(v); err != nil {
+			return o, nil, fmt.Errorf("invalid value for -txconfirmtarget: %q is not a number", v)
+		}
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"spendzeroconfchange", &o.SpendZeroConfChange}, {"walletrbf", &o.WalletRBF},
+		{"walletbroadcast", &o.WalletBroadcast}, {"avoidpartialspends", &o.AvoidPartialSpends}} {
+		if v, ok := get(b.name); ok {
+			*b.dst = parseBoolArg(v)
+		}
+	}
+	for _, d := range deprecated {
+		o.DeprecatedRPC[d] = true
+	}
+	return o, warnings, nil
+}
+
+// parseIntArg reads an integer option as Core's GetIntArg (LocaleIndependentAtoi:
+// leading digits, 0 when none); a value with no digits at all is refused here.
+func parseIntArg(v string) (int, error) {
+	v = strings.TrimSpace(v)
+	end := 0
+	if end < len(v) && (v[end] == '-' || v[end] == '+') {
+		end++
+	}
+	for end < len(v) && v[end] >= '0' && v[end] <= '9' {
+		end++
+	}
+	return strconv.Atoi(v[:end])
+}
+
+// parseBoolArg reads a boolean option as Core's InterpretBool: "" is true,
+// otherwise the integer value is compared with zero.
+func parseBoolArg(v string) bool {
+	if v == "" {
+		return true
+	}
+	n, err := parseIntArg(v)
+	return err == nil && n != 0
+}
