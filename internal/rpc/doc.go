@@ -20,6 +20,10 @@
 //     (-3 "Wrong type passed:" in Core's layout). TypeAmount, TypeRange,
 //     TypeAny and SkipTypeCheck parameters are not checked.
 //
+// A Passthrough method skips all three: its handler gets the params value as
+// sent in Request.Raw (the node calls forwarded to a bitcoind backend, which
+// checks them itself).
+//
 // The handler reads arguments from Request.Params (raw JSON, positional)
 // with the helpers Request.String, Bool, Int, Int64, Amount and Decode, or
 // the free functions AsString, AsInt64, AsAmount, JSONType ... for nested
