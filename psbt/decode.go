@@ -69,14 +69,18 @@ func decode(b []byte, v2 bool) (p *Packet, err error) {
 	return p, nil
 }
 
-// keySet detects duplicate keys within one map.
-type keySet map[string]bool
+// keySet detects duplicate keys within one map. The zero value is empty;
+// its map is made on first use, since most maps hold few typed keys.
+type keySet struct{ m map[string]bool }
 
-func (k keySet) add(key []byte) bool {
-	if k[string(key)] {
+func (k *keySet) add(key []byte) bool {
+	if k.m[string(key)] {
 		return false
 	}
-	k[string(key)] = true
+	if k.m == nil {
+		k.m = map[string]bool{}
+	}
+	k.m[string(key)] = true
 	return true
 }
 
@@ -85,7 +89,7 @@ func readPacket(s *stream, v2 bool) *Packet {
 		fail("Invalid PSBT magic bytes")
 	}
 	p := &Packet{}
-	seen := keySet{}
+	var seen keySet
 	type xpubID struct{ pub, chain string }
 	xpubs := map[xpubID]bool{}
 	foundSep := false
@@ -160,6 +164,12 @@ func readPacket(s *stream, v2 bool) *Packet {
 		nIn, nOut = len(p.UnsignedTx.TxIn), len(p.UnsignedTx.TxOut)
 	}
 
+	if p.UnsignedTx != nil {
+		// The transaction was read, so its counts are bounded by the
+		// bytes present.
+		p.Inputs = make([]Input, 0, nIn)
+		p.Outputs = make([]Output, 0, nOut)
+	}
 	for i := 0; !s.empty() && i < nIn; i++ {
 		in := readInput(s)
 		var prev chainhash.Hash
@@ -337,7 +347,7 @@ func readMuSig2ID(sk *stream) (MuSig2Key, [33]byte) {
 
 func readInput(s *stream) Input {
 	var in Input
-	seen := keySet{}
+	var seen keySet
 	foundSep := false
 	for !s.empty() {
 		key := s.bytes()
@@ -610,7 +620,7 @@ func (in *Input) addLeafScript(leaf TapLeaf, controlBlock []byte) {
 
 func readOutput(s *stream) Output {
 	var out Output
-	seen := keySet{}
+	var seen keySet
 	foundSep := false
 	for !s.empty() {
 		key := s.bytes()

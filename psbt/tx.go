@@ -48,9 +48,16 @@ func readTx(s *stream, witness bool) *wire.MsgTx {
 
 func readTxIns(s *stream) []*wire.TxIn {
 	n := s.count()
-	var ins []*wire.TxIn
+	// An input takes at least 41 bytes: allocate for what can be present.
+	ins := make([]*wire.TxIn, 0, min(n, s.remaining()/41))
+	block := make([]wire.TxIn, min(n, s.remaining()/41))
 	for i := 0; i < n; i++ {
-		in := &wire.TxIn{}
+		var in *wire.TxIn
+		if i < len(block) {
+			in = &block[i]
+		} else {
+			in = &wire.TxIn{}
+		}
 		copy(in.PreviousOutPoint.Hash[:], s.take(32))
 		in.PreviousOutPoint.Index = s.u32()
 		in.SignatureScript = s.bytes()
