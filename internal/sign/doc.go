@@ -59,6 +59,24 @@
 // control block) is taken. Without spend data, as in signrawtransactionwithkey,
 // script paths are never produced.
 //
+// # PSBT inputs
+//
+// PSBTSigner signs the inputs of a psbt.Packet as Core's SignPSBTInput
+// does (psbtsign.go): what the input holds (partial signatures, redeem and
+// witness scripts, BIP 32 origins, taproot internal key, merkle root, leaf
+// scripts and signatures, preimages, MuSig2 data) is read into the same
+// signature data the transaction signer builds, a satisfaction is produced
+// with the same steps (existing signatures reused, new ones made with the
+// provider's keys), and what was learnt is written back: signatures, the
+// key origins of the keys met (Origins, unless HideOrigins), taproot data,
+// and the final scriptSig and witness when the input is complete and
+// finalizing is asked. UpdateOutput adds scripts, origins and taproot trees
+// to outputs (UpdatePSBTOutput); FinalizePSBT and FinalizeAndExtract are
+// Core's keyless finalization; AnalyzeInputs runs analyzepsbt's two passes
+// (the second with dummy signatures, for the size estimate). The MuSig2
+// partial signatures of a key-path spend are aggregated (psbtmusig.go) when
+// every participant's nonce and partial signature are present.
+//
 // DecodeTx reads a hex transaction as Core's signrawtransactionwithkey does;
 // DecodeWIF reads a private key for a network as Core's DecodeSecret does;
 // ScriptToAsm renders a script as Core's ScriptToAsmStr.
