@@ -351,10 +351,6 @@ var pending = map[Feature][]string{
 		"core-signer-vectors/28",
 		"core-signer-vectors/29",
 	},
-	"rpc-abandontransaction": {
-		"wallet-routing/12",
-		"wallet-routing/43",
-	},
 }
 
 // Pending reports whether the corpus case id waits on a missing feature, and

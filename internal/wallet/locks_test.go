@@ -248,3 +248,46 @@ func TestParseOptions(t *testing.T) {
 		t.Fatalf("parsed %+v", o)
 	}
 }
+
+// TestAbandonTransaction checks Core's eligibility rules and that an
+// abandoned transaction and its wallet descendants leave the wallet,
+// making the outputs they spent unspent again.
+func TestAbandonTransaction(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{9}, Index: 0}, nil, nil))
+	fund.AddTxOut(wire.NewTxOut(1000, spk))
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xb0}, Time: 1700000100}, []*wire.MsgTx{fund}, nil); err != nil {
+		t.Fatal(err)
+	}
+	spend := wire.NewMsgTx(2)
+	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
+	spend.AddTxOut(wire.NewTxOut(900, spk))
+	child := wire.NewMsgTx(2)
+	child.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: spend.TxHash(), Index: 0}, nil, nil))
+	child.AddTxOut(wire.NewTxOut(800, spk))
+	if err := w.MempoolTxs(ctx, []*wire.MsgTx{spend, child}); err != nil {
+		t.Fatal(err)
+	}
+	none := func(chainhash.Hash) bool { return false }
+	all := func(chainhash.Hash) bool { return true }
+	wantLockErr(t, w.AbandonTransaction(ctx, chainhash.Hash{1}, none), wallet.ErrInvalidAddressOrKey, "Invalid or non-wallet transaction id")
+	wantLockErr(t, w.AbandonTransaction(ctx, fund.TxHash(), none), wallet.ErrInvalidAddressOrKey, "Transaction not eligible for abandonment")
+	wantLockErr(t, w.AbandonTransaction(ctx, spend.TxHash(), all), wallet.ErrInvalidAddressOrKey, "Transaction not eligible for abandonment")
+	if u, _ := w.ListUnspent(ctx, 0, 9999999, nil); len(u) != 1 || u[0].TxID != child.TxHash() {
+		t.Fatalf("before: unspent %+v, want the child's output", u)
+	}
+	if err := w.AbandonTransaction(ctx, spend.TxHash(), none); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := w.ListUnspent(ctx, 0, 9999999, nil)
+	if len(u) != 1 || u[0].TxID != fund.TxHash() {
+		t.Fatalf("after: unspent %+v, want the funding output again", u)
+	}
+	if _, err := w.Transaction(ctx, child.TxHash()); err == nil {
+		t.Fatal("the abandoned transaction's child is still in the wallet")
+	}
+}

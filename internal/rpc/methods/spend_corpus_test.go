@@ -23,12 +23,17 @@ func spendStepID(scenario string, i int) string { return fmt.Sprintf("%s/%d", sc
 // -fallbackfee=0.0001, default key pool, wallets behind the full RPC path.
 func newSpendNode(t testing.TB, dir string) *walletNode {
 	t.Helper()
+	return newOptionsNode(t, dir, map[string]string{"fallbackfee": "0.0001"}, nil)
+}
+
+// newOptionsNode is newSpendNode with the given wallet options and
+// -deprecatedrpc names.
+func newOptionsNode(t testing.TB, dir string, kv map[string]string, deprecated []string) *walletNode {
+	t.Helper()
 	opts, _, err := wallet.ParseOptions(func(name string) (string, bool) {
-		if name == "fallbackfee" {
-			return "0.0001", true
-		}
-		return "", false
-	}, nil)
+		v, ok := kv[name]
+		return v, ok
+	}, deprecated)
 	if err != nil {
 		t.Fatal(err)
 	}
