@@ -122,10 +122,10 @@ func newListTransactions(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			out := make([]txEntry, len(list))
+			out := make([]any, len(list))
 			rbf := newRBFCheck(ctx, d)
 			for i, e := range list {
-				out[i] = toTxEntry(e, true, rbf)
+				out[i] = toTxEntry(e, true, rbf).layout()
 			}
 			return out, nil
 		},

@@ -2,7 +2,6 @@ package methods
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -19,9 +18,9 @@ import (
 // sinceBlockResult is listsinceblock's reply; Removed is left out when
 // include_removed is false.
 type sinceBlockResult struct {
-	Transactions []txEntry  `json:"transactions"`
-	Removed      *[]txEntry `json:"removed,omitempty"`
-	LastBlock    string     `json:"lastblock"`
+	Transactions []any  `json:"transactions"`
+	Removed      *[]any `json:"removed,omitempty"`
+	LastBlock    string `json:"lastblock"`
 }
 
 // labelArg reads a label argument as Core's LabelFromValue.
@@ -187,12 +186,12 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 				return nil, MapError(err)
 			}
 			rbf := newRBFCheck(ctx, d)
-			res := sinceBlockResult{Transactions: make([]txEntry, len(list))}
+			res := sinceBlockResult{Transactions: make([]any, len(list))}
 			for i, e := range list {
-				res.Transactions[i] = toTxEntry(e, true, rbf)
+				res.Transactions[i] = toTxEntry(e, true, rbf).layout()
 			}
 			if includeRemoved {
-				removed := []txEntry{}
+				removed := []any{}
 				if altHeight > height && len(stale) > 0 {
 					blocks, err := d.Chain.Backend().Blocks(ctx, stale)
 					if err != nil {
@@ -206,7 +205,7 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 							return nil, MapError(err)
 						}
 						for _, e := range entries {
-							removed = append(removed, toTxEntry(e, true, rbf))
+							removed = append(removed, toTxEntry(e, true, rbf).layout())
 						}
 					}
 				}
@@ -442,23 +441,30 @@ func newListReceivedByLabel(d *Deps) *rpc.Method {
 	}
 }
 
-// MarshalJSON writes a listtransactions / listsinceblock entry in Core's
-// order: a receive entry has abandoned right after vout, before the
-// transaction fields; a send entry has it last.
-func (e txEntry) MarshalJSON() ([]byte, error) {
+// sendLayout is a send entry as Core writes it: abandoned last.
+type sendLayout txEntry
+
+// receiveLayout is a receive (generate, immature, orphan) entry as Core
+// writes it: parent_descs always, abandoned right after vout, before the
+// transaction fields.
+type receiveLayout struct {
+	Address     string      `json:"address,omitempty"`
+	ParentDescs []string    `json:"parent_descs"`
+	Category    string      `json:"category"`
+	Amount      rpc.Amount  `json:"amount"`
+	Label       *string     `json:"label,omitempty"`
+	Vout        uint32      `json:"vout"`
+	Fee         *rpc.Amount `json:"fee,omitempty"`
+	Abandoned   bool        `json:"abandoned"`
+	*txJSON
+}
+
+// layout returns the entry in Core's field order for its category (plain
+// structs rather than a MarshalJSON method, which encoding/json would
+// validate and compact again for every entry).
+func (e txEntry) layout() any {
 	if e.Category == "send" {
-		type send txEntry
-		return json.Marshal(send(e))
+		return sendLayout(e)
 	}
-	return json.Marshal(struct {
-		Address     string      `json:"address,omitempty"`
-		ParentDescs []string    `json:"parent_descs"`
-		Category    string      `json:"category"`
-		Amount      rpc.Amount  `json:"amount"`
-		Label       *string     `json:"label,omitempty"`
-		Vout        uint32      `json:"vout"`
-		Fee         *rpc.Amount `json:"fee,omitempty"`
-		Abandoned   bool        `json:"abandoned"`
-		*txJSON
-	}{e.Address, nonNil(e.ParentDescs), e.Category, e.Amount, e.Label, e.Vout, e.Fee, e.Abandoned, e.txJSON})
+	return receiveLayout{e.Address, nonNil(e.ParentDescs), e.Category, e.Amount, e.Label, e.Vout, e.Fee, e.Abandoned, e.txJSON}
 }

@@ -72,7 +72,7 @@ func TestTxEntryFieldOrder(t *testing.T) {
 	tj := &txJSON{Confirmations: 1, BlockHash: "00", BlockHeight: &h, BlockIndex: &i, BlockTime: &bt,
 		TxID: "aa", WTxID: "bb", WalletConflicts: []string{}, MempoolConflict: []string{}, Replaceable: "no"}
 	keys := func(e txEntry) string {
-		b, err := json.Marshal(e)
+		b, err := json.Marshal(e.layout())
 		if err != nil {
 			t.Fatal(err)
 		}
