@@ -89,7 +89,7 @@ func TestAbandonedDeriveAddressesStop(t *testing.T) {
 		conns = append(conns, c)
 	}
 	// Every worker busy with a big call, then every client gone.
-	until(t, 10*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == rpc.DefaultThreads })
+	until(t, 60*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == rpc.DefaultThreads })
 	time.Sleep(300 * time.Millisecond)
 	for _, c := range conns {
 		c.Close()
@@ -115,7 +115,7 @@ func TestAbandonedDeriveAddressesStop(t *testing.T) {
 	if took > time.Second {
 		t.Errorf("echo took %v after the hang-ups", took)
 	}
-	until(t, 2*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == 0 })
+	until(t, 10*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == 0 })
 	// A while later nothing has grown: the calls are gone, not running on.
 	for range 10 {
 		time.Sleep(50 * time.Millisecond)
