@@ -311,3 +311,46 @@ func (w *Wallet) AbandonTransaction(ctx context.Context, txid chainhash.Hash, in
 	_, err := w.DropUnconfirmed(ctx, func(h chainhash.Hash) bool { return !gone[h] })
 	return err
 }
+
+// CoinFilter chooses the unspent outputs a spend may select from (Core's
+// CoinFilterParams and the coin-control fields that narrow
+// AvailableCoins).
+type CoinFilter struct {
+	// MinConf and MaxConf bound the confirmations.
+	MinConf, MaxConf int64
+	// IncludeLocked keeps outputs locked with lockunspent (Core skips
+	// them unless told otherwise).
+	IncludeLocked bool
+	// AvoidReuse leaves out outputs to scripts marked used; it has effect
+	// only when the wallet's avoid_reuse flag is set.
+	AvoidReuse bool
+	// IncludeUnsafe keeps unconfirmed outputs of transactions that are
+	// not trusted (others' unconfirmed payments).
+	IncludeUnsafe bool
+}
+
+// SelectableCoins returns the unspent outputs a spend may use under f, in
+// the order the wallet saw them: listunspent's set without locked outputs,
+// used ones (avoid_reuse) and unsafe ones, as the filter asks.
+func (w *Wallet) SelectableCoins(ctx context.Context, f CoinFilter) ([]Unspent, error) {
+	all, err := w.ListUnspent(ctx, f.MinConf, f.MaxConf, nil)
+	if err != nil {
+		return nil, err
+	}
+	skipUsed := f.AvoidReuse && w.AvoidReuse()
+	out := all[:0]
+	for _, u := range all {
+		op := wire.OutPoint{Hash: u.TxID, Index: u.Vout}
+		if !f.IncludeLocked && w.IsLockedCoin(op) {
+			continue
+		}
+		if skipUsed && w.IsSpentKey(u.Script) {
+			continue
+		}
+		if !f.IncludeUnsafe && !u.Safe {
+			continue
+		}
+		out = append(out, u)
+	}
+	return out, nil
+}

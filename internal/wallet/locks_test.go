@@ -151,8 +151,34 @@ func TestLockCoins(t *testing.T) {
 		t.Fatalf("after reload locked %v, want none (the spend removed the row)", got)
 	}
 	check(w, "after reload")
+
+	// Selection leaves out locked and, with avoid_reuse, used outputs.
+	if err := w.LockCoins(ctx, false, false, []wire.OutPoint{op1}); err != nil {
+		t.Fatal(err)
+	}
+	sel := func(f wallet.CoinFilter) int {
+		f.MinConf, f.MaxConf = 0, 9999999
+		f.IncludeUnsafe = true
+		cs, err := w.SelectableCoins(ctx, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(cs)
+	}
+	if n := sel(wallet.CoinFilter{}); n != 1 {
+		t.Errorf("selectable without the locked output: %d, want 1", n)
+	}
+	if n := sel(wallet.CoinFilter{IncludeLocked: true}); n != 2 {
+		t.Errorf("selectable with locked outputs: %d, want 2", n)
+	}
+	if n := sel(wallet.CoinFilter{IncludeLocked: true, AvoidReuse: true}); n != 0 {
+		t.Errorf("selectable avoiding reuse: %d, want 0", n)
+	}
 	if err := w.UnlockAllCoins(ctx); err != nil {
 		t.Fatal(err)
+	}
+	if n := sel(wallet.CoinFilter{}); n != 2 {
+		t.Errorf("selectable after unlocking all: %d, want 2", n)
 	}
 }
 
