@@ -45,6 +45,9 @@ func (n *Node) openChain(ctx context.Context) (*walletscan.Service, error) {
 	default:
 		log.Info("chain backend connected", "backend", client.String())
 	}
-	return walletscan.New(walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log,
-		Poll: c.Poll}), nil
+	wcfg := walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log, Poll: c.Poll}
+	if c.BlockNotify != "" {
+		wcfg.TipChanged = n.notif.block
+	}
+	return walletscan.New(wcfg), nil
 }

@@ -46,8 +46,8 @@ var options = map[string]optKind{
 	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
-	"deprecatedrpc": optList,
-	"debug":         optList, "printtoconsole": optBool,
+	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString,
+	"debug": optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
 	"help": optBool, "version": optBool,
 }
@@ -101,6 +101,9 @@ type ChainConfig struct {
 	Cert       string
 	// Poll is how often the backend's tip and mempool are read.
 	Poll time.Duration
+	// BlockNotify is -blocknotify: a shell command run when the best
+	// block changes ("" for none).
+	BlockNotify string
 }
 
 // WalletConfig holds the wallet options.
@@ -114,6 +117,9 @@ type WalletConfig struct {
 	// them (logged).
 	Options  wallet.Options
 	Warnings []string
+	// Notify is -walletnotify: a shell command run for each wallet
+	// transaction that comes in or changes state ("" for none).
+	Notify string
 }
 
 // LogConfig holds the logging options.
@@ -430,6 +436,7 @@ func LoadConfig(argv []string) (*Config, error) {
 	if c.Backend == "" && c.Connect != "" {
 		c.Backend = "bitcoind"
 	}
+	c.BlockNotify = notifyCmd(all, "blocknotify")
 
 	// Wallets.
 	w := &cfg.Wallet
@@ -439,6 +446,7 @@ func LoadConfig(argv []string) (*Config, error) {
 	}
 	w.AddressType = all.str("addresstype", "bech32")
 	w.ChangeType = all.str("changetype", "")
+	w.Notify = notifyCmd(all, "walletnotify")
 	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := all[name]
 		if !ok || len(v) == 0 {
@@ -455,6 +463,15 @@ func LoadConfig(argv []string) (*Config, error) {
 	cfg.Logging.Console = all.boolean("printtoconsole")
 	cfg.Logging.File = filepath.Join(cfg.NetDir, "debug.log")
 	return cfg, nil
+}
+
+// notifyCmd returns a notification command option; its negation
+// (-nowalletnotify, read as "0") means none rather than a command "0".
+func notifyCmd(a args, name string) string {
+	if v := a.str(name, ""); v != "0" {
+		return v
+	}
+	return ""
 }
 
 // chooseNetwork applies -chain and the network shorthands; giving more than
@@ -520,10 +537,15 @@ Chain backend:
   -chainrpcuser, -chainrpcpassword, -chainrpccookiefile, -chainrpccert
   -chainpoll=<ms>       how often the backend's tip and mempool are read
                         (default 2000)
+  -blocknotify=<cmd>    run cmd through the shell when the best block changes
+                        (%s in cmd is replaced by the block hash)
 Wallets:
   -wallet=<name>        load at start, repeatable
   -keypool=<n>          keys derived ahead (default 1000)
   -addresstype, -changetype
+  -walletnotify=<cmd>   run cmd through the shell when a wallet transaction
+                        comes in or changes (%s txid, %w wallet name, %b block
+                        hash or "unconfirmed", %h block height or -1)
 Logging:
   -debug[=<subsystem>]  debug level for all or one subsystem (rpc, wallet,
                         descriptor, scan, store, node), repeatable

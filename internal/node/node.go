@@ -39,6 +39,7 @@ type Node struct {
 	srv   *rpc.Server
 	wlt   *wallet.Manager
 	chain *walletscan.Service // nil when offline
+	notif *notifier           // nil without -walletnotify and -blocknotify
 	lns   []net.Listener
 	start time.Time
 
@@ -140,7 +141,9 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		whitelist = rpc.NewWhitelist(cfg.RPC.Whitelist, cfg.RPC.WhitelistDefault)
 	}
 
-	// The chain backend, if any; "now" is its tip's median time past.
+	// Notification commands, then the chain backend, if any; "now" is its
+	// tip's median time past.
+	n.notif = newNotifier(cfg.Wallet.Notify, cfg.Chain.BlockNotify, n.log)
 	if n.chain, err = n.openChain(ctx); err != nil {
 		return err
 	}
@@ -154,7 +157,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	if opts.DeprecatedRPC == nil {
 		opts = wallet.DefaultOptions()
 	}
-	n.wlt = wallet.NewManager(wallet.ManagerConfig{
+	mcfg := wallet.ManagerConfig{
 		NetDir:  cfg.NetDir,
 		Net:     cfg.Network.Params,
 		Opener:  walletdb.Opener{Log: n.logs.Logger(SubStore)},
@@ -163,7 +166,11 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Log:     n.logs.Logger(SubWallet),
 		DescLog: n.logs.Logger(SubDescriptor),
 		Options: &opts,
-	})
+	}
+	if cfg.Wallet.Notify != "" {
+		mcfg.TxNotify = n.notif.walletTx
+	}
+	n.wlt = wallet.NewManager(mcfg)
 	for _, w := range cfg.Wallet.Warnings {
 		n.logs.Logger(SubWallet).Warn(w)
 	}
@@ -310,6 +317,8 @@ func (n *Node) release() {
 		}
 		n.wlt = nil
 	}
+	n.notif.stop()
+	n.notif = nil
 	if n.cookieWritten {
 		if err := os.Remove(n.cfg.RPC.CookieFile); err != nil && n.log != nil {
 			n.log.Warn("cannot remove the RPC cookie", "err", err)
@@ -336,7 +345,7 @@ func (n *Node) release() {
 func Run(argv []string) int {
 	cfg, err := LoadConfig(argv)
 	if errors.Is(err, ErrHelp) {
-		fmt.Print(Usage)
+		os.Stdout.WriteString(Usage)
 		return 0
 	}
 	if err != nil {

@@ -646,6 +646,7 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		return err
 	}
 
+	var notices []TxNotice
 	c.mu.Lock()
 	for i, r := range recs {
 		if r.Seq == 0 {
@@ -656,9 +657,13 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			}
 		}
 		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
+			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
+				notices = append(notices, noticeOf(r))
+			}
 			old.rec = r
 			continue
 		}
+		notices = append(notices, noticeOf(r))
 		wt, err := newWalletTx(r)
 		if err != nil {
 			continue
@@ -666,6 +671,7 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		c.add(wt)
 	}
 	c.mu.Unlock()
+	w.notifyTxs(notices)
 	w.markUsed(newUsed)
 	if err := w.unlockSpent(ctx, txs); err != nil {
 		return err
@@ -745,6 +751,9 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}
+	var notices []TxNotice
+	// Runs after the lock is released (deferred calls run last first).
+	defer func() { w.notifyTxs(notices) }()
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -766,6 +775,7 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	for _, wt := range c.order {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
+			notices = append(notices, noticeOf(wt.rec))
 		}
 	}
 	c.recent = kept

@@ -45,6 +45,9 @@ type ManagerConfig struct {
 	Log, DescLog *slog.Logger
 	// Options are the spending options; nil means Core's defaults.
 	Options *Options
+	// TxNotify, when set, is told of the wallets' transactions that came
+	// in or changed state (see Config.TxNotify); it must not block.
+	TxNotify func(TxNotice)
 }
 
 // Manager keeps the loaded wallets of a node.
@@ -227,7 +230,7 @@ func (m *Manager) unclaimDir(real, name string) {
 
 func (m *Manager) walletConfig(name string) Config {
 	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now,
-		Log: m.cfg.Log, DescLog: m.cfg.DescLog, Options: m.cfg.Options}
+		Log: m.cfg.Log, DescLog: m.cfg.DescLog, Options: m.cfg.Options, TxNotify: m.cfg.TxNotify}
 }
 
 // reserve marks name as being created or loaded; false when it is loaded

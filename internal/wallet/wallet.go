@@ -57,6 +57,9 @@ type Config struct {
 	// Options are the node's spending options; nil means Core's
 	// defaults.
 	Options *Options
+	// TxNotify, when set, is told of each transaction that came in or
+	// changed state once the change is stored; it must not block.
+	TxNotify func(TxNotice)
 }
 
 // Wallet is one loaded descriptor wallet. Its methods are safe for

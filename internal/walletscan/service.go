@@ -40,6 +40,10 @@ type Config struct {
 	Poll time.Duration
 	// NoFilters makes scans fetch every block.
 	NoFilters bool
+	// TipChanged, when set, is called with the backend's new best block
+	// each time a poll finds the tip changed since the previous one (the
+	// tip found at start is not a change); it must not block.
+	TipChanged func(hash chainhash.Hash, height int32)
 }
 
 // Service follows the chain for the loaded wallets.
@@ -56,6 +60,9 @@ type Service struct {
 
 	mtp     atomic.Int64 // median time past of the tip, 0 when unknown
 	mtpHash atomic.Pointer[chainhash.Hash]
+	// tipSeen is the last tip read (nil before the first); only the
+	// service's loop touches it.
+	tipSeen *chainhash.Hash
 }
 
 // walletScan is one wallet's scanner.
@@ -149,6 +156,13 @@ func (s *Service) updateMTP() {
 	tip, err := b.Tip(ctx)
 	if err != nil {
 		return
+	}
+	if s.tipSeen == nil || *s.tipSeen != tip.Hash {
+		if s.tipSeen != nil && s.cfg.TipChanged != nil {
+			s.cfg.TipChanged(tip.Hash, tip.Height)
+		}
+		h := tip.Hash
+		s.tipSeen = &h
 	}
 	if h := s.mtpHash.Load(); h != nil && *h == tip.Hash && s.mtp.Load() > 0 {
 		return

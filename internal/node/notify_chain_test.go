@@ -1,0 +1,171 @@
+package node_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/testenv"
+)
+
+// TestNotifyCommands runs -walletnotify and -blocknotify as Core's
+// feature_notifications.py does, each command appending to a file named
+// after its substitutions: a payment to two wallets (one whose name needs
+// shell quoting) runs walletnotify for each wallet with "-1_unconfirmed"
+// while it waits in the mempool, then with the block's height and hash once
+// mined; a reorg that takes the block away runs it again unconfirmed.
+// blocknotify runs with each new tip's hash.
+func TestNotifyCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts two btcd and the daemon")
+	}
+	t.Parallel()
+	stranger := testenv.NewKey("notify stranger")
+	n1 := testenv.StartBtcd(t, nil)
+	n2 := testenv.StartBtcd(t, &testenv.BtcdOptions{MiningAddr: stranger.WPKH.Address})
+	n1.Fund(wire.NewTxOut(50_000, stranger.WPKH.Script)) // matures the miner's coins
+	n1.Generate(1)
+	copyBlocks(t, n1, n2)
+
+	dir := t.TempDir()
+	wdir, bdir := filepath.Join(dir, "wallet"), filepath.Join(dir, "block")
+	for _, d := range []string{wdir, bdir} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
+		"-chainrpcconnect=" + n1.RPCAddr, "-chainrpcuser=" + n1.User, "-chainrpcpassword=" + n1.Pass,
+		"-chainpoll=100",
+		"-walletnotify=echo %h_%b >> " + wdir + "/%w_%s",
+		"-blocknotify=echo %s >> " + bdir + "/tips"}})
+
+	// A name with a quote and a dollar: only Core's quoting keeps it
+	// whole through the shell.
+	names := []string{"o'n$e", "two"}
+	var outs []*wire.TxOut
+	for i, name := range names {
+		if _, err := d.Call("createwallet", name); err != nil {
+			t.Fatal(err)
+		}
+		w := &testenv.Client{URL: d.URL + "wallet/" + url.PathEscape(name), User: d.User, Pass: d.Pass}
+		var addr string
+		if err := w.CallResult(&addr, "getnewaddress"); err != nil {
+			t.Fatal(err)
+		}
+		spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, wire.NewTxOut(int64(100_000*(i+1)), spk))
+	}
+	waitTips(t, d, names, n1.BestBlockHash())
+
+	lines := func(name, txid string) []string {
+		b, _ := os.ReadFile(filepath.Join(wdir, name+"_"+txid))
+		return strings.Fields(string(b))
+	}
+	want := func(txid string, wantLines ...string) {
+		t.Helper()
+		testenv.Eventually(t, 30*time.Second, func() error {
+			for _, name := range names {
+				if got := lines(name, txid); !slices.Equal(got, wantLines) {
+					return fmt.Errorf("walletnotify of %q for %s: %q, want %q", name, txid, got, wantLines)
+				}
+			}
+			return nil
+		})
+	}
+
+	txid := n1.Fund(outs...)
+	want(txid, "-1_unconfirmed")
+	mined := n1.Generate(1)[0]
+	h := n1.GetBlockCount()
+	confirmed := fmt.Sprintf("%d_%s", h, mined)
+	want(txid, "-1_unconfirmed", confirmed)
+	waitTips(t, d, names, mined)
+
+	// n2's longer branch takes the block away: the transaction is
+	// unconfirmed again.
+	tip := n2.Generate(2)[1]
+	copyBlocks(t, n2, n1)
+	if got := n1.BestBlockHash(); got != tip {
+		t.Fatalf("no reorg: n1 at %s, n2 at %s", got, tip)
+	}
+	waitTips(t, d, names, tip)
+	want(txid, "-1_unconfirmed", confirmed, "-1_unconfirmed")
+
+	testenv.Eventually(t, 30*time.Second, func() error {
+		b, _ := os.ReadFile(filepath.Join(bdir, "tips"))
+		got := strings.Fields(string(b))
+		if !slices.Contains(got, mined) || !slices.Contains(got, tip) {
+			return fmt.Errorf("blocknotify ran with %q; want %s and %s among them", got, mined, tip)
+		}
+		return nil
+	})
+	// Nothing else: one file per wallet and transaction.
+	ents, err := os.ReadDir(wdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != len(names) {
+		var got []string
+		for _, e := range ents {
+			got = append(got, e.Name())
+		}
+		t.Errorf("walletnotify files %q, want one per wallet", got)
+	}
+}
+
+// copyBlocks submits to dst the blocks of src's best chain above their
+// last common block. The nodes never connect, so that each mines its own
+// branch.
+func copyBlocks(t *testing.T, src, dst *testenv.Btcd) {
+	t.Helper()
+	top := src.GetBlockCount()
+	fork := min(top, dst.GetBlockCount())
+	for ; fork > 0 && src.BlockHash(fork) != dst.BlockHash(fork); fork-- {
+	}
+	for height := fork + 1; height <= top; height++ {
+		var raw string
+		if err := src.CallResult(&raw, "getblock", src.BlockHash(height), 0); err != nil {
+			t.Fatalf("getblock: %v", err)
+		}
+		var res json.RawMessage
+		if err := dst.CallResult(&res, "submitblock", raw); err != nil || string(res) != "null" {
+			t.Fatalf("submitblock at height %d: %s %v", height, res, err)
+		}
+	}
+}
+
+// waitTips waits until every wallet processed the block hash.
+func waitTips(t *testing.T, d *testenv.Daemon, names []string, hash string) {
+	t.Helper()
+	testenv.Eventually(t, 30*time.Second, func() error {
+		for _, name := range names {
+			w := &testenv.Client{URL: d.URL + "wallet/" + url.PathEscape(name), User: d.User, Pass: d.Pass}
+			var info struct {
+				Last struct {
+					Hash string `json:"hash"`
+				} `json:"lastprocessedblock"`
+			}
+			if err := w.CallResult(&info, "getwalletinfo"); err != nil {
+				return err
+			}
+			if info.Last.Hash != hash {
+				return fmt.Errorf("wallet %q at %s, want %s", name, info.Last.Hash, hash)
+			}
+		}
+		return nil
+	})
+}
