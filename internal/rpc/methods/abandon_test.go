@@ -101,7 +101,7 @@ func TestAbandonedDeriveAddressesStop(t *testing.T) {
 	}
 	defer c.Close()
 	start := time.Now()
-	c.SetDeadline(start.Add(5 * time.Second))
+	c.SetDeadline(start.Add(20 * time.Second))
 	io.WriteString(c, rawPost(`{"method":"echo","params":["still here"],"id":2}`))
 	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
 	if err != nil {
@@ -112,7 +112,9 @@ func TestAbandonedDeriveAddressesStop(t *testing.T) {
 	if want := `{"result":["still here"],"error":null,"id":2}` + "\n"; string(body) != want {
 		t.Errorf("echo: %q", body)
 	}
-	if took > time.Second {
+	// Unchecked, the abandoned ranges would hold every worker for many
+	// minutes; a few seconds leaves room for a loaded CI machine.
+	if took > 5*time.Second {
 		t.Errorf("echo took %v after the hang-ups", took)
 	}
 	until(t, 10*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == 0 })
