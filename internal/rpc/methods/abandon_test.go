@@ -117,7 +117,7 @@ func TestAbandonedDeriveAddressesStop(t *testing.T) {
 	if took > 5*time.Second {
 		t.Errorf("echo took %v after the hang-ups", took)
 	}
-	until(t, 10*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == 0 })
+	until(t, 15*time.Second, func() bool { sample(); return len(s.Info().ActiveCommands) == 0 })
 	// A while later nothing has grown: the calls are gone, not running on.
 	for range 10 {
 		time.Sleep(50 * time.Millisecond)
