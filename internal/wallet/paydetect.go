@@ -321,3 +321,131 @@ func destOrderKey(spk []byte) []byte {
 func (w *Wallet) IsChange(spk []byte) bool {
 	return w.scriptInfo(spk).isChange
 }
+
+// GroupedAddress is one address of listaddressgroupings: its balance and,
+// when it has a non-change address-book entry, its label.
+type GroupedAddress struct {
+	Address string
+	Amount  int64
+	Label   *string
+}
+
+// AddressGroupings is Core's GetAddressGroupings with the balances of
+// GetAddressBalances: the wallet's addresses grouped by common ownership
+// made public (inputs spent together, and the change of those spends),
+// each group and the groups in Core's order of destinations.
+func (w *Wallet) AddressGroupings(ctx context.Context) ([][]GroupedAddress, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return nil, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	tip := c.tipHeight()
+
+	// Union-find over scripts.
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(s string) string {
+		p, ok := parent[s]
+		if !ok {
+			parent[s] = s
+			return s
+		}
+		if p == s {
+			return s
+		}
+		r := find(p)
+		parent[s] = r
+		return r
+	}
+	union := func(a, b string) {
+		ra, rb := find(a), find(b)
+		if ra != rb {
+			parent[ra] = rb
+		}
+	}
+	hasAddr := func(spk []byte) bool {
+		a, ok := address.Encode(spk, w.cfg.Net)
+		return ok && a != ""
+	}
+	balances := map[string]int64{}
+	for _, wt := range c.order {
+		var group []string
+		if !wt.coinbase {
+			for _, in := range wt.tx.TxIn {
+				prev, ok := c.txs[in.PreviousOutPoint.Hash]
+				if !ok || int(in.PreviousOutPoint.Index) >= len(prev.tx.TxOut) {
+					continue
+				}
+				spk := prev.tx.TxOut[in.PreviousOutPoint.Index].PkScript
+				if !w.IsMine(spk) || !hasAddr(spk) {
+					continue
+				}
+				group = append(group, string(spk))
+			}
+			if len(group) > 0 {
+				for _, o := range wt.tx.TxOut {
+					if w.scriptInfo(o.PkScript).isChange && hasAddr(o.PkScript) {
+						group = append(group, string(o.PkScript))
+					}
+				}
+			}
+		}
+		for _, s := range group {
+			union(group[0], s)
+		}
+		depth := c.depth(wt, tip)
+		fromMe := w.isFromMe(wt.tx)
+		counts := w.trusted(wt, depth) && !immature(wt, depth) && (depth >= 1 || (fromMe && depth >= 0))
+		for i, o := range wt.tx.TxOut {
+			if !w.IsMine(o.PkScript) || !hasAddr(o.PkScript) {
+				continue
+			}
+			find(string(o.PkScript))
+			if !counts {
+				continue
+			}
+			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; !spent {
+				balances[string(o.PkScript)] += o.Value
+			}
+		}
+	}
+	members := map[string][]string{}
+	for s := range parent {
+		r := find(s)
+		members[r] = append(members[r], s)
+	}
+	groups := make([][]string, 0, len(members))
+	for _, m := range members {
+		sort.Slice(m, func(i, j int) bool {
+			return bytes.Compare(destOrderKey([]byte(m[i])), destOrderKey([]byte(m[j]))) < 0
+		})
+		groups = append(groups, m)
+	}
+	// std::set's order of sets: element by element, a prefix first.
+	sort.Slice(groups, func(i, j int) bool {
+		a, b := groups[i], groups[j]
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if c := bytes.Compare(destOrderKey([]byte(a[k])), destOrderKey([]byte(b[k]))); c != 0 {
+				return c < 0
+			}
+		}
+		return len(a) < len(b)
+	})
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	out := make([][]GroupedAddress, len(groups))
+	for i, g := range groups {
+		for _, s := range g {
+			a, _ := address.Encode([]byte(s), w.cfg.Net)
+			ga := GroupedAddress{Address: a, Amount: balances[s]}
+			if e := w.book[s]; e != nil && e.label != nil {
+				l := *e.label
+				ga.Label = &l
+			}
+			out[i] = append(out[i], ga)
+		}
+	}
+	return out, nil
+}

@@ -468,3 +468,37 @@ func (e txEntry) layout() any {
 	}
 	return receiveLayout{e.Address, nonNil(e.ParentDescs), e.Category, e.Amount, e.Label, e.Vout, e.Fee, e.Abandoned, e.txJSON}
 }
+
+// newListAddressGroupings returns the listaddressgroupings method.
+func newListAddressGroupings(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:     "listaddressgroupings",
+		Category: walletCategory,
+		Description: "Lists groups of the wallet's addresses whose common ownership became public by use " +
+			"as inputs of one transaction or as its change, with each address's balance and label.",
+		Result:   "[ [ [ \"address\", amount, \"label\" ], ... ], ... ]",
+		Examples: []string{""},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			groups, err := w.AddressGroupings(ctx)
+			if err != nil {
+				return nil, MapError(err)
+			}
+			out := make([][][]any, len(groups))
+			for i, g := range groups {
+				out[i] = make([][]any, len(g))
+				for j, a := range g {
+					row := []any{a.Address, rpc.Amount(a.Amount)}
+					if a.Label != nil {
+						row = append(row, *a.Label)
+					}
+					out[i][j] = row
+				}
+			}
+			return out, nil
+		},
+	}
+}

@@ -15,7 +15,7 @@ import (
 var (
 	paydetectMethods = map[string]bool{
 		"listsinceblock": true, "getreceivedbyaddress": true, "getreceivedbylabel": true,
-		"listreceivedbyaddress": true, "listreceivedbylabel": true,
+		"listreceivedbyaddress": true, "listreceivedbylabel": true, "listaddressgroupings": true,
 	}
 	setupMethods = map[string]bool{
 		"createwallet": true, "importdescriptors": true, "getnewaddress": true,

@@ -87,7 +87,7 @@ func All(d *Deps) []*rpc.Method {
 		newListTransactions(d),
 		// Payment detection (paydetect.go).
 		newGetReceivedByAddress(d), newGetReceivedByLabel(d), newListReceivedByAddress(d),
-		newListReceivedByLabel(d), newListSinceBlock(d),
+		newListReceivedByLabel(d), newListSinceBlock(d), newListAddressGroupings(d),
 		newListUnspent(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),
