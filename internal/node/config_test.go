@@ -142,3 +142,29 @@ func TestLoadConfigWhitelist(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadConfigWalletOptions: the spending options reach the wallet
+// options with Core's defaults, checks and warnings, from the command line
+// and the file.
+func TestLoadConfigWalletOptions(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ConfigFileName), []byte("fallbackfee=0.0002\nwalletrbf=0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := LoadConfig([]string{"-datadir=" + dir, "-regtest", "-deprecatedrpc=settxfee", "-maxtxfee=2", "-txconfirmtarget=3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := cfg.Wallet.Options
+	if o.FallbackFee != 20000 || o.WalletRBF || o.MaxTxFee != 200000000 || o.TxConfirmTarget != 3 ||
+		!o.DeprecatedRPC["settxfee"] || o.DiscardFee != 10000 || !o.SpendZeroConfChange {
+		t.Fatalf("options %+v", o)
+	}
+	if len(cfg.Wallet.Warnings) != 1 || cfg.Wallet.Warnings[0] != "-maxtxfee is set very high! Fees this large could be paid on a single transaction." {
+		t.Fatalf("warnings %q", cfg.Wallet.Warnings)
+	}
+	_, err = LoadConfig([]string{"-datadir=" + dir, "-regtest", "-mintxfee=0.1x"})
+	if err == nil || err.Error() != "Invalid amount for -mintxfee=<amount>: '0.1x'" {
+		t.Fatalf("bad -mintxfee: %v", err)
+	}
+}
