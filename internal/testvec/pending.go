@@ -58,11 +58,6 @@ var pending = map[Feature][]string{
 		"fund-and-create-errors/36",
 		"fund-and-create-errors/37",
 	},
-	"rpc-listaddressgroupings": {
-		"wallet-routing/19",
-		"wallet-routing/50",
-		"empty-wallet-detection/50",
-	},
 	"rpc-psbtbumpfee": {
 		"wallet-routing/11",
 		"wallet-routing/42",
