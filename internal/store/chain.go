@@ -47,6 +47,10 @@ type ChainSnapshot struct {
 	Recent []BlockRef
 	// Rescan is the rescan to resume, nil when none.
 	Rescan *RescanState
+	// EventDepths is, per transaction, the highest depth of the confirmed
+	// events logged since it last left the chain (none: absent; nil when
+	// there are none).
+	EventDepths map[[32]byte]int32
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -100,7 +104,21 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 		default:
 			snap.Rescan = &rs
 		}
-		return nil
+		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
+			WHERE kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
+				WHERE r.txid = e.txid AND r.kind = 'reorged' AND r.cursor > e.cursor)
+			GROUP BY txid`, func(rows *sql.Rows) error {
+			var id []byte
+			var d int32
+			if err := rows.Scan(&id, &d); err != nil {
+				return err
+			}
+			if snap.EventDepths == nil {
+				snap.EventDepths = map[[32]byte]int32{}
+			}
+			snap.EventDepths[[32]byte(id)] = d
+			return nil
+		})
 	})
 	if err != nil {
 		return nil, err

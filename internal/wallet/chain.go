@@ -43,6 +43,9 @@ type ChainStoreTx interface {
 	SetRecentBlocks(blocks []BlockRef) error
 	// SetRescan records a rescan in progress; nil clears it.
 	SetRescan(rs *RescanState) error
+	// AppendEvent adds an event to the wallet's event log and returns
+	// its cursor.
+	AppendEvent(e EventRecord) (int64, error)
 }
 
 // TxRecord is a stored wallet transaction; Height is -1 when it has no
@@ -107,6 +110,9 @@ type ChainSnapshot struct {
 	Txs    []TxRecord
 	Recent []BlockRef
 	Rescan *RescanState
+	// EventDepths is, per transaction, the highest confirmation depth the
+	// event log reported since the transaction last left the chain.
+	EventDepths map[[32]byte]int32
 }
 
 // BlockInfo names a block that holds wallet transactions.
@@ -125,6 +131,9 @@ type walletTx struct {
 	tx       *wire.MsgTx
 	txid     chainhash.Hash
 	coinbase bool
+	// evDepth is the highest confirmation depth reported in the event
+	// log since the transaction last entered a block (0: none).
+	evDepth int32
 }
 
 func (t *walletTx) confirmed() bool { return t.rec.Height >= 0 }
@@ -183,6 +192,7 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 			if err != nil {
 				continue
 			}
+			wt.evDepth = snap.EventDepths[r.TxID]
 			c.add(wt)
 		}
 		c.recent = snap.Recent
@@ -544,6 +554,10 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		}
 		recs = append(recs, r)
 	}
+	var events []EventRecord
+	for _, r := range recs {
+		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, now)...)
+	}
 	c.mu.RUnlock()
 	if len(recs) == 0 {
 		return nil
@@ -620,6 +634,11 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			}
 			seqs[i] = seq
 		}
+		for _, e := range events {
+			if _, err := tx.AppendEvent(e); err != nil {
+				return err
+			}
+		}
 		for _, spk := range newUsed {
 			if err := tx.PutUsedScript(spk); err != nil {
 				return err
@@ -659,6 +678,10 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
 			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
 				notices = append(notices, noticeOf(r))
+				old.evDepth = 0
+				if r.Height >= 0 && w.reportsDepth(1) {
+					old.evDepth = 1
+				}
 			}
 			old.rec = r
 			continue
@@ -667,6 +690,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		wt, err := newWalletTx(r)
 		if err != nil {
 			continue
+		}
+		if r.Height >= 0 && w.reportsDepth(1) {
+			wt.evDepth = 1
 		}
 		c.add(wt)
 	}
@@ -763,9 +789,17 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 			kept = append(kept, b)
 		}
 	}
+	now := time.Now().Unix()
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		if err := tx.UnconfirmAbove(height); err != nil {
 			return err
+		}
+		for _, wt := range c.order {
+			if wt.rec.Height > height {
+				if _, err := tx.AppendEvent(txEvent(EventReorged, wt.rec, 0, now)); err != nil {
+					return err
+				}
+			}
 		}
 		return tx.SetRecentBlocks(kept)
 	})
@@ -775,6 +809,7 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	for _, wt := range c.order {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
+			wt.evDepth = 0
 			notices = append(notices, noticeOf(wt.rec))
 		}
 	}
@@ -790,8 +825,24 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRecentBlocks(recent) }); err != nil {
+	var events []EventRecord
+	var reached map[*walletTx]int32
+	if len(recent) > 0 {
+		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
+	}
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		for _, e := range events {
+			if _, err := tx.AppendEvent(e); err != nil {
+				return err
+			}
+		}
+		return tx.SetRecentBlocks(recent)
+	})
+	if err != nil {
 		return err
+	}
+	for wt, d := range reached {
+		wt.evDepth = d
 	}
 	c.recent = append([]BlockRef(nil), recent...)
 	return nil

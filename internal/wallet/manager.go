@@ -48,6 +48,9 @@ type ManagerConfig struct {
 	// TxNotify, when set, is told of the wallets' transactions that came
 	// in or changed state (see Config.TxNotify); it must not block.
 	TxNotify func(TxNotice)
+	// EventDepths are the confirmation depths the event logs report,
+	// ascending; empty means DefaultEventDepths.
+	EventDepths []int32
 }
 
 // Manager keeps the loaded wallets of a node.
@@ -230,7 +233,8 @@ func (m *Manager) unclaimDir(real, name string) {
 
 func (m *Manager) walletConfig(name string) Config {
 	return Config{Name: name, Net: m.cfg.Net, Keypool: m.cfg.Keypool, Now: m.cfg.Now,
-		Log: m.cfg.Log, DescLog: m.cfg.DescLog, Options: m.cfg.Options, TxNotify: m.cfg.TxNotify}
+		Log: m.cfg.Log, DescLog: m.cfg.DescLog, Options: m.cfg.Options, TxNotify: m.cfg.TxNotify,
+		EventDepths: m.cfg.EventDepths}
 }
 
 // reserve marks name as being created or loaded; false when it is loaded

@@ -60,6 +60,9 @@ type Config struct {
 	// TxNotify, when set, is told of each transaction that came in or
 	// changed state once the change is stored; it must not block.
 	TxNotify func(TxNotice)
+	// EventDepths are the confirmation depths the event log reports,
+	// ascending; empty means DefaultEventDepths.
+	EventDepths []int32
 }
 
 // Wallet is one loaded descriptor wallet. Its methods are safe for

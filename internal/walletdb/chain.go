@@ -26,7 +26,25 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	if snap.Rescan != nil {
 		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
 	}
+	out.EventDepths = snap.EventDepths
 	return out, nil
+}
+
+// Events reads the event log after a cursor.
+func (d db) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, error) {
+	evs, err := d.s.Events(ctx, after, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wallet.EventRecord, len(evs))
+	for i, e := range evs {
+		out[i] = wallet.EventRecord(e)
+	}
+	return out, nil
+}
+
+func (t chainTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
+	return t.tx.AppendEvent(store.Event(e))
 }
 
 // UpdateChain runs fn in one write transaction that can write both the
