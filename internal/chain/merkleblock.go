@@ -148,11 +148,19 @@ func DecodeMerkleProof(raw []byte) (*MerkleProof, error) {
 // merkle root and the matched transaction ids; ErrBadProof when the tree
 // is malformed.
 func (p *MerkleProof) Extract() (chainhash.Hash, []chainhash.Hash, error) {
+	root, matches, _, err := p.ExtractIndexes()
+	return root, matches, err
+}
+
+// ExtractIndexes is Extract that also returns the position in the block
+// of each matched transaction (Core's vnIndex).
+func (p *MerkleProof) ExtractIndexes() (chainhash.Hash, []chainhash.Hash, []uint32, error) {
 	if p.NumTx == 0 || p.NumTx > maxProofTxs || len(p.Hashes) > int(p.NumTx) ||
 		len(p.Bits) < len(p.Hashes) {
-		return chainhash.Hash{}, nil, ErrBadProof
+		return chainhash.Hash{}, nil, nil, ErrBadProof
 	}
 	var matches []chainhash.Hash
+	var indexes []uint32
 	bits, hashes := 0, 0
 	bad := false
 	var walk func(h uint, pos uint32) chainhash.Hash
@@ -172,6 +180,7 @@ func (p *MerkleProof) Extract() (chainhash.Hash, []chainhash.Hash, error) {
 			hashes++
 			if h == 0 && parent {
 				matches = append(matches, hash)
+				indexes = append(indexes, pos)
 			}
 			return hash
 		}
@@ -189,7 +198,7 @@ func (p *MerkleProof) Extract() (chainhash.Hash, []chainhash.Hash, error) {
 	}
 	root := walk(treeHeight(p.NumTx), 0)
 	if bad || (bits+7)/8 != (len(p.Bits)+7)/8 || hashes != len(p.Hashes) {
-		return chainhash.Hash{}, nil, ErrBadProof
+		return chainhash.Hash{}, nil, nil, ErrBadProof
 	}
-	return root, matches, nil
+	return root, matches, indexes, nil
 }

@@ -124,3 +124,34 @@ func FuzzMerkleProof(f *testing.F) {
 		}
 	})
 }
+
+// TestMerkleProofIndexes checks the block positions ExtractIndexes gives
+// for every choice of matched transactions in blocks of 1 to 9.
+func TestMerkleProofIndexes(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		txids := make([]chainhash.Hash, n)
+		for i := range txids {
+			txids[i][0], txids[i][1] = byte(n), byte(i+1)
+		}
+		for mask := 0; mask < 1<<n; mask++ {
+			match := make([]bool, n)
+			var want []uint32
+			for i := range match {
+				if mask&(1<<i) != 0 {
+					match[i] = true
+					want = append(want, uint32(i))
+				}
+			}
+			p := BuildMerkleProof(wire.BlockHeader{}, txids, match)
+			_, ids, idx, err := p.ExtractIndexes()
+			if err != nil || len(idx) != len(want) || len(ids) != len(want) {
+				t.Fatalf("n %d mask %b: %v %v %v", n, mask, idx, ids, err)
+			}
+			for k := range want {
+				if idx[k] != want[k] || ids[k] != txids[want[k]] {
+					t.Fatalf("n %d mask %b: indexes %v, want %v", n, mask, idx, want)
+				}
+			}
+		}
+	}
+}

@@ -449,3 +449,59 @@ func (w *Wallet) AddressGroupings(ctx context.Context) ([][]GroupedAddress, erro
 	}
 	return out, nil
 }
+
+// ImportPrunedTx records tx as confirmed in block blk at position index
+// (importprunedfunds: the caller has checked the block and the proof). A
+// transaction paying none of the wallet's scripts is refused, as Core's
+// IsMine(tx).
+func (w *Wallet) ImportPrunedTx(ctx context.Context, tx *wire.MsgTx, blk BlockInfo, index int) error {
+	if !w.paysWallet(tx) {
+		return walletErr(ErrInvalidAddressOrKey, "No addresses in wallet correspond to included transaction")
+	}
+	return w.BlockConnected(ctx, blk, []*wire.MsgTx{tx}, []int{index})
+}
+
+// RemoveTx forgets a wallet transaction (removeprunedfunds), in the store
+// and in memory; the outputs it spent are unspent again unless another
+// wallet transaction spends them.
+func (w *Wallet) RemoveTx(ctx context.Context, txid chainhash.Hash) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.txs[txid]; !ok {
+		return walletErr(ErrWallet, "Transaction "+txid.String()+" does not belong to this wallet")
+	}
+	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.DeleteTx(txid) }); err != nil {
+		return err
+	}
+	delete(c.txs, txid)
+	kept := c.order[:0]
+	for _, wt := range c.order {
+		if wt.txid != txid {
+			kept = append(kept, wt)
+		}
+	}
+	c.order[len(c.order)-1] = nil
+	c.order = kept
+	for op, by := range c.spentBy {
+		if by == txid {
+			delete(c.spentBy, op)
+		}
+	}
+	for _, wt := range c.order {
+		if wt.coinbase {
+			continue
+		}
+		for _, in := range wt.tx.TxIn {
+			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
+				c.spentBy[in.PreviousOutPoint] = wt.txid
+			}
+		}
+	}
+	return nil
+}

@@ -137,4 +137,74 @@ func TestAddressGroupingsAndSends(t *testing.T) {
 	if strings.Join(cats, ",") != "send,receive" {
 		t.Errorf("include_change: change entries %v, want send then receive", cats)
 	}
+
+	// importprunedfunds into a watch-only wallet of the lone key imported
+	// without a rescan, then removeprunedfunds.
+	call(t, d.client(""), &cw, "createwallet", "pruned", true, true)
+	pc := d.client("pruned")
+	if res, err := importDesc(pc, descriptor.AddChecksum("wpkh("+lone.PubKeyHex+")"), "now", nil); err != nil ||
+		!strings.Contains(string(res), `"success":true`) {
+		t.Fatalf("import: %s %v", res, err)
+	}
+	waitSynced(t, pc, n)
+	var rawA, rawB, proofA, proofB string
+	if err := json.Unmarshal(n.MustCall("getrawtransaction", txa), &rawA); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(n.MustCall("getrawtransaction", txb), &rawB); err != nil {
+		t.Fatal(err)
+	}
+	call(t, d.client(""), &proofA, "gettxoutproof", []string{txa})
+	call(t, d.client(""), &proofB, "gettxoutproof", []string{txb})
+	for _, bad := range []struct {
+		params []any
+		code   int
+		msg    string
+	}{
+		{[]any{rawA, proofB}, -5, "Transaction given doesn't exist in proof"},
+		{[]any{rawB, proofB}, -5, "No addresses in wallet correspond to included transaction"},
+		{[]any{"00", proofA}, -22, "TX decode failed. Make sure the tx has at least one input."},
+	} {
+		_, err := pc.Call("importprunedfunds", bad.params...)
+		var re *testenv.RPCError
+		if !asRPCError(err, &re) || re.Code != bad.code || re.Message != bad.msg {
+			t.Errorf("importprunedfunds %.20v: %v, want %d %q", bad.params, err, bad.code, bad.msg)
+		}
+	}
+	var got json.Number
+	call(t, pc, &got, "getreceivedbyaddress", lone.WPKH.Address)
+	if got != "0.00000000" {
+		t.Fatalf("before importprunedfunds: %s", got)
+	}
+	var null json.RawMessage
+	call(t, pc, &null, "importprunedfunds", rawA, proofA)
+	if string(null) != "null" {
+		t.Errorf("importprunedfunds result %s", null)
+	}
+	call(t, pc, &got, "getreceivedbyaddress", lone.WPKH.Address)
+	if got != "0.30000000" {
+		t.Errorf("after importprunedfunds: %s", got)
+	}
+	var gt struct {
+		Confirmations int64  `json:"confirmations"`
+		BlockIndex    *int64 `json:"blockindex"`
+	}
+	var ref struct {
+		BlockIndex *int64 `json:"blockindex"`
+	}
+	call(t, c, &ref, "gettransaction", txa)
+	call(t, pc, &gt, "gettransaction", txa)
+	if gt.Confirmations != 2 || gt.BlockIndex == nil || ref.BlockIndex == nil || *gt.BlockIndex != *ref.BlockIndex {
+		t.Errorf("imported transaction: confirmations %d, blockindex %v (found by the scan: %v)", gt.Confirmations, gt.BlockIndex, ref.BlockIndex)
+	}
+	call(t, pc, &null, "removeprunedfunds", txa)
+	call(t, pc, &got, "getreceivedbyaddress", lone.WPKH.Address)
+	if got != "0.00000000" {
+		t.Errorf("after removeprunedfunds: %s", got)
+	}
+	_, err = pc.Call("removeprunedfunds", txa)
+	var re *testenv.RPCError
+	if !asRPCError(err, &re) || re.Code != -4 || re.Message != "Transaction "+txa+" does not belong to this wallet" {
+		t.Errorf("removeprunedfunds again: %v", err)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/chain"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -499,6 +500,108 @@ func newListAddressGroupings(d *Deps) *rpc.Method {
 				}
 			}
 			return out, nil
+		},
+	}
+}
+
+// newImportPrunedFunds returns the importprunedfunds method.
+func newImportPrunedFunds(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:     "importprunedfunds",
+		Category: walletCategory,
+		Description: "Adds a transaction paying the wallet, with the proof (gettxoutproof) that a best-chain block holds it, " +
+			"without a rescan. Transactions spending its outputs later must be imported too, or found by a rescan.",
+		Params: []rpc.Param{
+			{Name: "rawtransaction", Type: rpc.TypeHex, Description: "The transaction, hex-encoded."},
+			{Name: "txoutproof", Type: rpc.TypeHex, Description: "The hex output of gettxoutproof for the transaction."},
+		},
+		Result:   "null    (json null)",
+		Examples: []string{`"rawtransaction" "txoutproof"`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			s, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			tx, ok := decodeTx(s)
+			if !ok {
+				return nil, rpc.NewError(rpc.CodeDeserialization, "TX decode failed. Make sure the tx has at least one input.")
+			}
+			ps, err := req.String(1)
+			if err != nil {
+				return nil, err
+			}
+			raw, err := parseHex(ps, "proof")
+			if err != nil {
+				return nil, err
+			}
+			p, err := chain.DecodeMerkleProof(raw)
+			if err != nil {
+				return nil, rpc.NewError(rpc.CodeMisc, "DataStream::read(): end of data: iostream error")
+			}
+			root, matches, indexes, err := p.ExtractIndexes()
+			if err != nil || root != p.Header.MerkleRoot {
+				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Something wrong with merkleblock")
+			}
+			notInChain := rpc.NewError(rpc.CodeInvalidAddressOrKey, "Block not found in chain")
+			if d.Chain == nil {
+				return nil, notInChain
+			}
+			hash := p.Header.BlockHash()
+			place, err := d.Chain.Backend().BlockPlace(ctx, hash)
+			if err != nil || place.Confirmations < 0 {
+				return nil, notInChain
+			}
+			if last, ok := w.LastProcessedBlock(); !ok || place.Height > last.Height {
+				return nil, notInChain
+			}
+			txid := tx.TxHash()
+			for i, m := range matches {
+				if m != txid {
+					continue
+				}
+				blk := wallet.BlockInfo{Height: place.Height, Hash: hash, Time: p.Header.Timestamp.Unix()}
+				if err := w.ImportPrunedTx(ctx, tx, blk, int(indexes[i])); err != nil {
+					return nil, MapError(err)
+				}
+				return nil, nil
+			}
+			return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Transaction given doesn't exist in proof")
+		},
+	}
+}
+
+// newRemovePrunedFunds returns the removeprunedfunds method.
+func newRemovePrunedFunds(d *Deps) *rpc.Method {
+	return &rpc.Method{
+		Name:        "removeprunedfunds",
+		Category:    walletCategory,
+		Description: "Deletes a transaction from the wallet (the counterpart of importprunedfunds); its outputs leave the balance.",
+		Params: []rpc.Param{
+			{Name: "txid", Type: rpc.TypeHex, Description: "The id of the transaction to delete."},
+		},
+		Result:   "null    (json null)",
+		Examples: []string{`"a8d0c0184dde994a09ec054286f1ce581bebf46446a512166eae7628734ea0a5"`},
+		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
+			w, err := requestWallet(d, req)
+			if err != nil {
+				return nil, err
+			}
+			s, err := req.String(0)
+			if err != nil {
+				return nil, err
+			}
+			txid, err := parseTxID(s, "txid")
+			if err != nil {
+				return nil, err
+			}
+			if err := w.RemoveTx(ctx, txid); err != nil {
+				return nil, MapError(err)
+			}
+			return nil, nil
 		},
 	}
 }

@@ -88,6 +88,7 @@ func All(d *Deps) []*rpc.Method {
 		// Payment detection (paydetect.go).
 		newGetReceivedByAddress(d), newGetReceivedByLabel(d), newListReceivedByAddress(d),
 		newListReceivedByLabel(d), newListSinceBlock(d), newListAddressGroupings(d),
+		newImportPrunedFunds(d), newRemovePrunedFunds(d),
 		newListUnspent(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),
