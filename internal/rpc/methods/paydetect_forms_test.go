@@ -6,6 +6,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/descwallet/descwallet/descriptor"
 )
 
 // raw posts body to path and returns the HTTP status and reply.
@@ -115,6 +117,27 @@ func TestPaymentDetectionRequestForms(t *testing.T) {
 		{"listreceivedbylabel", `[0,true,true]`, `[{"amount":0.00000000,"confirmations":0,"label":"pay"}]`},
 	} {
 		r := n.call(t, "/wallet/specteradmin/hot1", tc.method, json.RawMessage(tc.params))
+		if r.Error != nil || string(r.Result) != tc.want {
+			t.Errorf("%s %s: %s %+v, want %s", tc.method, tc.params, r.Result, r.Error, tc.want)
+		}
+	}
+
+	// Arguments older clients still send: "watchonly" inside an
+	// importdescriptors request is ignored (Core v30 reads only the keys it
+	// knows), include_watchonly is accepted wherever Core keeps it.
+	desc := descriptor.AddChecksum("wpkh(" + hugeTPub + "/0/*)")
+	p, _ := json.Marshal([]any{[]any{map[string]any{"desc": desc, "timestamp": "now", "watchonly": true, "range": 5}}})
+	n.call(t, "/", "createwallet", json.RawMessage(`["wo", true, true]`))
+	if r := n.call(t, "/wallet/wo", "importdescriptors", p); r.Error != nil || string(r.Result) != `[{"success":true}]` {
+		t.Errorf("importdescriptors with watchonly: %s %+v", r.Result, r.Error)
+	}
+	for _, tc := range []struct{ method, params, want string }{
+		{"listtransactions", `["*",10,0,true]`, `[]`},
+		{"listsinceblock", `["",1,true]`, `{"transactions":[],"removed":[],"lastblock":"` + genesis + `"}`},
+		{"listreceivedbyaddress", `[0,false,true]`, `[]`},
+		{"listreceivedbylabel", `[0,false,true]`, `[]`},
+	} {
+		r := n.call(t, "/wallet/wo", tc.method, json.RawMessage(tc.params))
 		if r.Error != nil || string(r.Result) != tc.want {
 			t.Errorf("%s %s: %s %+v, want %s", tc.method, tc.params, r.Result, r.Error, tc.want)
 		}
