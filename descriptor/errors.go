@@ -1,8 +1,13 @@
 package descriptor
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a kind of descriptor error. Kinds are comparable with
 // errors.Is against an *Error.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 // These constants name every kind of error the package returns.
 const (
@@ -67,33 +72,9 @@ const (
 	ErrNoMuSig = ErrorKind("ErrNoMuSig")
 )
 
-// Error satisfies the error interface and prints human-readable errors.
-func (e ErrorKind) Error() string {
-	return string(e)
-}
-
 // Error is a descriptor error. Description is Bitcoin Core's message for the
-// same failure, word for word, since RPC clients compare it.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-	Err         error
-}
+// same failure, word for word, since RPC clients compare it; Err is the
+// underlying error, if any.
+type Error = errkind.Error[tag]
 
-// Error returns Core's message for the failure.
-func (e *Error) Error() string {
-	return e.Description
-}
-
-// Unwrap returns the kind and any underlying error, so that errors.Is
-// matches both.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-func makeError(kind ErrorKind, desc string) *Error {
-	return &Error{Kind: kind, Description: desc}
-}
+func makeError(kind ErrorKind, desc string) *Error { return errkind.New(kind, desc) }

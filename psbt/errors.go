@@ -1,7 +1,12 @@
 package psbt
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a kind of PSBT error, for errors.Is.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 // Error kinds.
 const (
@@ -18,15 +23,5 @@ const (
 	ErrConvert = ErrorKind("ErrConvert")
 )
 
-func (e ErrorKind) Error() string { return string(e) }
-
 // Error is a PSBT error: its kind and Core's description.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-}
-
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind, for errors.Is.
-func (e *Error) Unwrap() error { return e.Kind }
+type Error = errkind.Error[tag]

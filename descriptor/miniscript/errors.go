@@ -1,7 +1,12 @@
 package miniscript
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a kind of miniscript error; usable with errors.Is.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 // The error kinds.
 const (
@@ -9,19 +14,7 @@ const (
 	ErrKey = ErrorKind("ErrKey")
 )
 
-// Error returns the kind's name.
-func (e ErrorKind) Error() string { return string(e) }
+// Error is a miniscript error: its kind and description.
+type Error = errkind.Error[tag]
 
-// Error is a miniscript error.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-}
-
-// Error returns the description.
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind, so that errors.Is matches it.
-func (e *Error) Unwrap() error { return e.Kind }
-
-func makeError(k ErrorKind, d string) *Error { return &Error{Kind: k, Description: d} }
+func makeError(k ErrorKind, d string) *Error { return errkind.New(k, d) }

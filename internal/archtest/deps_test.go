@@ -10,8 +10,13 @@ import (
 
 const module = "github.com/descwallet/descwallet"
 
-// moduleAll, as a ban, forbids every package of the module.
+// moduleAll, as a ban, forbids every package of the module but errkind.
 const moduleAll = "*"
+
+// errkindPkg is the error-kind pattern every package shares. It imports
+// only the standard library, so even the leaves (psbt, secp, safego) may
+// use it without depending on anything else of the module.
+const errkindPkg = module + "/errkind"
 
 // forbidden lists, per package prefix (relative to the module), the import
 // prefixes its transitive dependencies must not contain. Arrows point down:
@@ -50,6 +55,12 @@ var forbidden = map[string][]string{
 
 	// Benchmark support that the signer's and the methods' benchmarks share.
 	"internal/benchcpu": {moduleAll},
+
+	// The shared error-kind pattern sits under every package: it imports
+	// nothing of the module (violates exempts it from moduleAll, so it
+	// would not catch errkind importing itself; its subpackages are
+	// test helpers).
+	"errkind": {moduleAll},
 }
 
 // TestDependencyDirection fails when a package imports, directly or not,
@@ -98,6 +109,9 @@ func TestDependencyDirection(t *testing.T) {
 // moduleAll.
 func violates(dep, ban string) bool {
 	if ban == moduleAll {
+		if dep == errkindPkg || strings.HasPrefix(dep, errkindPkg+"/") {
+			return false
+		}
 		return dep == module || strings.HasPrefix(dep, module+"/")
 	}
 	if std, ok := strings.CutPrefix(ban, "std:"); ok {

@@ -1,10 +1,20 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/descwallet/descwallet/errkind"
+)
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
+// CauseInMessage makes Error() end with the underlying error's message.
+func (tag) CauseInMessage() {}
 
 // ErrorKind identifies a kind of backend failure. It satisfies the error
 // interface so that errors.Is(err, chain.ErrNotFound) works on an *Error.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrUnreachable is a transport failure that persisted through the
@@ -37,37 +47,11 @@ const (
 	ErrRPC = ErrorKind("ErrRPC")
 )
 
-// Error satisfies the error interface.
-func (k ErrorKind) Error() string { return string(k) }
-
 // Error is a backend failure: a kind, a description and the underlying
-// error, if any.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-	Err         error
-}
+// error, if any; its message ends with the underlying error's.
+type Error = errkind.Error[tag]
 
-// Error satisfies the error interface.
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Description + ": " + e.Err.Error()
-	}
-	return e.Description
-}
-
-// Unwrap returns the kind and the underlying error, so errors.Is matches
-// both.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-func chainErr(kind ErrorKind, desc string, err error) error {
-	return &Error{Kind: kind, Description: desc, Err: err}
-}
+func chainErr(kind ErrorKind, desc string, err error) error { return errkind.Wrap(kind, desc, err) }
 
 // RPCError is a JSON-RPC error object as the backend sent it.
 type RPCError struct {

@@ -1,8 +1,15 @@
 package sign
 
+import (
+	"github.com/descwallet/descwallet/errkind"
+)
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a kind of error returned by this package. It
 // satisfies the error interface so that callers can use errors.Is.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrTxDecode is a hex transaction that does not decode the way Core
@@ -30,29 +37,8 @@ const (
 	ErrSignFailed = ErrorKind("ErrSignFailed")
 )
 
-// Error satisfies the error interface and prints the kind's name.
-func (e ErrorKind) Error() string { return string(e) }
-
 // Error is an error of this package: a Kind for errors.Is, a human
 // description (Core's text where Core has one) and an optional cause.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-	Err         error
-}
+type Error = errkind.Error[tag]
 
-// Error returns the human-readable description.
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind, and the underlying error when there is one, so
-// that errors.Is matches either.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-func newError(kind ErrorKind, desc string) *Error {
-	return &Error{Kind: kind, Description: desc}
-}
+func newError(kind ErrorKind, desc string) *Error { return errkind.New(kind, desc) }
