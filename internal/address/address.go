@@ -69,8 +69,8 @@ func decodeSegwitAddress(s, hrp string) ([]byte, error) {
 		if be.Description == "" {
 			return nil, newError(ErrInvalid, "Invalid address")
 		}
-		return nil, &Error{Kind: ErrBech32, Description: be.Description,
-			Locations: be.Locations, Err: be}
+		return nil, &Error{kindError: kindError{Kind: ErrBech32, Description: be.Description, Err: be},
+			Locations: be.Locations}
 	}
 	if len(data) == 0 {
 		return nil, newError(ErrEmptyData, "Empty Bech32 data section")

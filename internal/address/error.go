@@ -1,10 +1,15 @@
 package address
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies why a string is not an address of the network. It
 // satisfies the error interface so that callers can use errors.Is. Each
 // kind's text in Core is given with it; the RPC layer answers every kind
 // with RPC_INVALID_ADDRESS_OR_KEY (-5) and the error's message.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrDecode matches every error Decode returns, whatever its kind, so
@@ -76,21 +81,16 @@ const (
 	ErrInvalid = ErrorKind("ErrInvalid")
 )
 
-// Error satisfies the error interface and prints the kind's name.
-func (e ErrorKind) Error() string { return string(e) }
+// kindError is the shared kind, description and cause that Error embeds.
+type kindError = errkind.Error[tag]
 
 // Error is an address that does not decode. Error() is Core's exact message
 // for it; Locations are the 0-based character positions Core's
 // validateaddress reports in error_locations (empty for most kinds).
 type Error struct {
-	Kind        ErrorKind
-	Description string
-	Locations   []int
-	Err         error
+	kindError
+	Locations []int
 }
-
-// Error returns Core's message.
-func (e *Error) Error() string { return e.Description }
 
 // Unwrap returns the kind, ErrDecode and the wrapped error, if any, so that
 // errors.Is matches any of them.
@@ -102,5 +102,5 @@ func (e *Error) Unwrap() []error {
 }
 
 func newError(kind ErrorKind, desc string) *Error {
-	return &Error{Kind: kind, Description: desc, Locations: []int{}}
+	return &Error{kindError: kindError{Kind: kind, Description: desc}, Locations: []int{}}
 }

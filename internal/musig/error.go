@@ -1,8 +1,13 @@
 package musig
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a key aggregation failure. It satisfies the error
 // interface so that callers can use errors.Is.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrNoKeys is an aggregation of zero keys.
@@ -18,27 +23,17 @@ const (
 	ErrInfinity = ErrorKind("ErrInfinity")
 )
 
-// Error satisfies the error interface and prints the kind's name.
-func (e ErrorKind) Error() string { return string(e) }
+// kindError is the shared kind, description and cause that Error embeds.
+type kindError = errkind.Error[tag]
 
 // Error is a key aggregation failure.
 type Error struct {
-	Kind        ErrorKind
-	Description string
+	kindError
 	// Index is the position of the offending key for ErrInvalidPubKey, -1
 	// otherwise.
 	Index int
-	Err   error
 }
 
-// Error returns the human-readable description.
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind and the underlying error, if any, so that
-// errors.Is matches either.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
+func newError(kind ErrorKind, index int, desc string, err error) *Error {
+	return &Error{kindError: kindError{Kind: kind, Description: desc, Err: err}, Index: index}
 }

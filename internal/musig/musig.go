@@ -33,30 +33,30 @@ func Sort(pubkeys [][]byte) [][]byte {
 // so). The result is the plain aggregate, before any tweak.
 func KeyAgg(pubkeys [][]byte) (*btcec.PublicKey, error) {
 	if len(pubkeys) == 0 {
-		return nil, &Error{Kind: ErrNoKeys, Index: -1,
-			Description: "musig key aggregation needs at least one key"}
+		return nil, newError(ErrNoKeys, -1,
+			"musig key aggregation needs at least one key", nil)
 	}
 	keys := make([]*btcec.PublicKey, len(pubkeys))
 	for i, b := range pubkeys {
 		if len(b) != btcec.PubKeyBytesLenCompressed || (b[0] != 2 && b[0] != 3) {
-			return nil, &Error{Kind: ErrInvalidPubKey, Index: i,
-				Description: fmt.Sprintf("musig participant %d: not a compressed public key", i)}
+			return nil, newError(ErrInvalidPubKey, i,
+				fmt.Sprintf("musig participant %d: not a compressed public key", i), nil)
 		}
 		k, err := btcec.ParsePubKey(b)
 		if err != nil {
-			return nil, &Error{Kind: ErrInvalidPubKey, Index: i, Err: err,
-				Description: fmt.Sprintf("musig participant %d: %v", i, err)}
+			return nil, newError(ErrInvalidPubKey, i,
+				fmt.Sprintf("musig participant %d: %v", i, err), err)
 		}
 		keys[i] = k
 	}
 	agg, _, _, err := musig2.AggregateKeys(keys, false)
 	if err != nil {
-		return nil, &Error{Kind: ErrInfinity, Index: -1, Err: err,
-			Description: fmt.Sprintf("musig key aggregation failed: %v", err)}
+		return nil, newError(ErrInfinity, -1,
+			fmt.Sprintf("musig key aggregation failed: %v", err), err)
 	}
 	if !agg.PreTweakedKey.IsOnCurve() {
-		return nil, &Error{Kind: ErrInfinity, Index: -1,
-			Description: "musig aggregate key is the point at infinity"}
+		return nil, newError(ErrInfinity, -1,
+			"musig aggregate key is the point at infinity", nil)
 	}
 	return agg.PreTweakedKey, nil
 }

@@ -1,8 +1,13 @@
 package bech32
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies why a string is not valid Bech32. It satisfies the
 // error interface so that callers can use errors.Is.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrTooLong is a string longer than 90 characters.
@@ -33,27 +38,20 @@ var messages = map[ErrorKind]string{
 	ErrChecksum:             "Invalid checksum",
 }
 
-// Error satisfies the error interface and prints the kind's name.
-func (e ErrorKind) Error() string { return string(e) }
+// kindError is the shared kind and description that Error embeds.
+type kindError = errkind.Error[tag]
 
 // Error is a decoding failure: its Kind for errors.Is, Core's message as
 // Description, and the 0-based positions of the offending characters (Core's
 // error_locations; empty when Core reports none).
 type Error struct {
-	Kind        ErrorKind
-	Description string
-	Locations   []int
+	kindError
+	Locations []int
 }
-
-// Error returns Core's message.
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind, so that errors.Is matches it.
-func (e *Error) Unwrap() error { return e.Kind }
 
 func newError(kind ErrorKind, locs []int) *Error {
 	if locs == nil {
 		locs = []int{}
 	}
-	return &Error{Kind: kind, Description: messages[kind], Locations: locs}
+	return &Error{kindError: kindError{Kind: kind, Description: messages[kind]}, Locations: locs}
 }
