@@ -1,0 +1,29 @@
+package descriptor
+
+import (
+	"testing"
+
+	"github.com/descwallet/descwallet/errkind/errkindtest"
+)
+
+// TestErrorKinds checks that every kind of the package has its own name and
+// that an error of each kind matches that kind only.
+func TestErrorKinds(t *testing.T) {
+	errkindtest.CheckKinds(t,
+		ErrMultipleHash,
+		ErrMissingChecksum,
+		ErrChecksumLength,
+		ErrInvalidCharacters,
+		ErrChecksumMismatch,
+		ErrSyntax,
+		ErrInvalidKey,
+		ErrMultisig,
+		ErrMultipath,
+		ErrMiniscript,
+		ErrHardenedFromPublic,
+		ErrDerivation,
+		ErrNotRange,
+		ErrCache,
+		ErrNoMuSig,
+	)
+}

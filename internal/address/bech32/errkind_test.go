@@ -1,0 +1,20 @@
+package bech32
+
+import (
+	"testing"
+
+	"github.com/descwallet/descwallet/errkind/errkindtest"
+)
+
+// TestErrorKinds checks that every kind of the package has its own name and
+// that an error of each kind matches that kind only.
+func TestErrorKinds(t *testing.T) {
+	errkindtest.CheckKinds(t,
+		ErrTooLong,
+		ErrInvalidCharacter,
+		ErrMissingSeparator,
+		ErrSeparatorPosition,
+		ErrInvalidDataCharacter,
+		ErrChecksum,
+	)
+}
