@@ -24,7 +24,8 @@ import (
 // shell quoting) runs walletnotify for each wallet with "-1_unconfirmed"
 // while it waits in the mempool, then with the block's height and hash once
 // mined; a reorg that takes the block away runs it again unconfirmed.
-// blocknotify runs with each new tip's hash.
+// blocknotify runs with each new tip's hash. listwalletevents reads each
+// wallet's event log of the same history.
 func TestNotifyCommands(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts two btcd and the daemon")
@@ -104,6 +105,63 @@ func TestNotifyCommands(t *testing.T) {
 	}
 	waitTips(t, d, names, tip)
 	want(txid, "-1_unconfirmed", confirmed, "-1_unconfirmed")
+
+	// The event log of each wallet, read with listwalletevents: received,
+	// confirmed, reorged, and once mined again confirmed at 1 and 6.
+	if !n1.InMempool(txid) {
+		t.Fatalf("%s not back in the mempool after the reorg", txid)
+	}
+	again := n1.Generate(6)
+	h2 := h + 2 // above n2's two blocks
+	waitTips(t, d, names, again[5])
+	for _, name := range names {
+		w := &testenv.Client{URL: d.URL + "wallet/" + url.PathEscape(name), User: d.User, Pass: d.Pass}
+		var evs []struct {
+			Cursor      int64   `json:"cursor"`
+			Kind        string  `json:"kind"`
+			TxID        string  `json:"txid"`
+			Depth       int32   `json:"depth"`
+			BlockHash   *string `json:"blockhash"`
+			BlockHeight *int64  `json:"blockheight"`
+		}
+		var got []string
+		testenv.Eventually(t, 30*time.Second, func() error {
+			if err := w.CallResult(&evs, "listwalletevents"); err != nil {
+				return err
+			}
+			got = got[:0]
+			for i, e := range evs {
+				if e.Cursor != int64(i+1) || e.TxID != txid || (e.BlockHash == nil) != (e.BlockHeight == nil) {
+					return fmt.Errorf("event %d: %+v", i, e)
+				}
+				g := fmt.Sprintf("%s %d", e.Kind, e.Depth)
+				if e.BlockHash != nil {
+					g += fmt.Sprintf(" %d_%s", *e.BlockHeight, *e.BlockHash)
+				}
+				got = append(got, g)
+			}
+			want := []string{"received 0", "confirmed 1 " + confirmed, "reorged 0 " + confirmed,
+				fmt.Sprintf("confirmed 1 %d_%s", h2, again[0]), fmt.Sprintf("confirmed 6 %d_%s", h2, again[0])}
+			if !slices.Equal(got, want) {
+				return fmt.Errorf("wallet %q events %q, want %q", name, got, want)
+			}
+			return nil
+		})
+		// Resuming after a cursor, a limit, and Core-style argument errors.
+		if err := w.CallResult(&evs, "listwalletevents", 3, 1); err != nil || len(evs) != 1 || evs[0].Cursor != 4 {
+			t.Errorf("listwalletevents 3 1: %+v %v", evs, err)
+		}
+		for _, bad := range []struct {
+			params []any
+			msg    string
+		}{{[]any{-1}, "Negative after"}, {[]any{0, -1}, "Negative limit"}, {[]any{0, 10001}, "limit must be at most 10000"}} {
+			_, err := w.Call("listwalletevents", bad.params...)
+			if re, ok := err.(*testenv.RPCError); !ok || re.Code != -8 || re.Message != bad.msg {
+				t.Errorf("listwalletevents %v: %v, want -8 %q", bad.params, err, bad.msg)
+			}
+		}
+	}
+	want(txid, "-1_unconfirmed", confirmed, "-1_unconfirmed", fmt.Sprintf("%d_%s", h2, again[0]))
 
 	testenv.Eventually(t, 30*time.Second, func() error {
 		b, _ := os.ReadFile(filepath.Join(bdir, "tips"))

@@ -84,7 +84,7 @@ func All(d *Deps) []*rpc.Method {
 		newAbortRescan(d),
 		newGetBalances(d),
 		newGetTransaction(d),
-		newListTransactions(d),
+		newListTransactions(d), newListWalletEvents(d),
 		// Payment detection (paydetect.go).
 		newGetReceivedByAddress(d), newGetReceivedByLabel(d), newListReceivedByAddress(d),
 		newListReceivedByLabel(d), newListSinceBlock(d), newListAddressGroupings(d),
