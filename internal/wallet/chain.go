@@ -157,6 +157,11 @@ type chainData struct {
 	loadedFrom int64
 	// byScript lists the transactions paying each script (paydetect.go).
 	byScript map[string][]*walletTx
+	// committed are the wallet's own transactions (CommitTx) not yet seen
+	// in the backend's mempool: DropUnconfirmed keeps them, as Core keeps
+	// its own transactions, so that a mempool read taken before the relay
+	// does not forget them.
+	committed map[chainhash.Hash]bool
 
 	scriptsMu sync.Mutex
 	scripts   map[uint32]*scriptCache
@@ -438,7 +443,12 @@ func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.H
 	defer c.mu.Unlock()
 	gone := map[chainhash.Hash]bool{}
 	for _, wt := range c.order {
-		if !wt.confirmed() && !wt.coinbase && !inMempool(wt.txid) {
+		if wt.confirmed() || wt.coinbase {
+			continue
+		}
+		if inMempool(wt.txid) {
+			delete(c.committed, wt.txid)
+		} else if !c.committed[wt.txid] {
 			gone[wt.txid] = true
 		}
 	}

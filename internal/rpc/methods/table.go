@@ -90,6 +90,7 @@ func All(d *Deps) []*rpc.Method {
 		newListReceivedByLabel(d), newListSinceBlock(d), newListAddressGroupings(d),
 		newImportPrunedFunds(d), newRemovePrunedFunds(d),
 		newListUnspent(d),
+		newSendToAddress(d), newSendMany(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),
 		newListWallets(d),

@@ -1,0 +1,65 @@
+package wallet_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// TestCommitTxKeptUntilSeen checks that a transaction the wallet commits
+// is not forgotten by a mempool read that does not show it yet (one taken
+// before the relay), that its input is spent at once, and that once the
+// mempool has shown it, leaving the mempool drops it as any other.
+func TestCommitTxKeptUntilSeen(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	w, spk := lockWallet(t, m)
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{7}, Index: 0}, nil, nil))
+	fund.AddTxOut(wire.NewTxOut(5000, spk))
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100},
+		[]*wire.MsgTx{fund}, nil); err != nil {
+		t.Fatal(err)
+	}
+	spend := wire.NewMsgTx(2)
+	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
+	spend.AddTxOut(wire.NewTxOut(4000, spk))
+	if err := w.CommitTx(ctx, spend); err != nil {
+		t.Fatal(err)
+	}
+	coins := func() map[wire.OutPoint]bool {
+		cs, err := w.SpendCoins(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[wire.OutPoint]bool{}
+		for _, c := range cs {
+			out[c.OutPoint] = true
+		}
+		return out
+	}
+	spendOut := wire.OutPoint{Hash: spend.TxHash(), Index: 0}
+	if cs := coins(); cs[wire.OutPoint{Hash: fund.TxHash()}] || !cs[spendOut] {
+		t.Fatalf("after commit, coins %v", cs)
+	}
+	none := func(chainhash.Hash) bool { return false }
+	if n, err := w.DropUnconfirmed(ctx, none); err != nil || n != 0 {
+		t.Fatalf("a mempool read without the committed transaction dropped %d (%v)", n, err)
+	}
+	if !coins()[spendOut] {
+		t.Fatal("committed transaction forgotten")
+	}
+	if n, err := w.DropUnconfirmed(ctx, func(h chainhash.Hash) bool { return h == spend.TxHash() }); err != nil || n != 0 {
+		t.Fatalf("dropped %d (%v) with the transaction in the mempool", n, err)
+	}
+	if n, err := w.DropUnconfirmed(ctx, none); err != nil || n != 1 {
+		t.Fatalf("after it left the mempool, dropped %d (%v)", n, err)
+	}
+	if cs := coins(); !cs[wire.OutPoint{Hash: fund.TxHash()}] || cs[spendOut] {
+		t.Fatalf("after the drop, coins %v", cs)
+	}
+}
