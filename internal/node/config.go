@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,7 +47,7 @@ var options = map[string]optKind{
 	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
-	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString,
+	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString, "eventconfirmations": optString,
 	"debug": optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
 	"help": optBool, "version": optBool,
@@ -120,6 +121,9 @@ type WalletConfig struct {
 	// Notify is -walletnotify: a shell command run for each wallet
 	// transaction that comes in or changes state ("" for none).
 	Notify string
+	// EventDepths are the -eventconfirmations depths the event logs
+	// report, ascending.
+	EventDepths []int32
 }
 
 // LogConfig holds the logging options.
@@ -447,6 +451,9 @@ func LoadConfig(argv []string) (*Config, error) {
 	w.AddressType = all.str("addresstype", "bech32")
 	w.ChangeType = all.str("changetype", "")
 	w.Notify = notifyCmd(all, "walletnotify")
+	if w.EventDepths, err = eventDepths(all.str("eventconfirmations", "1,6")); err != nil {
+		return nil, err
+	}
 	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := all[name]
 		if !ok || len(v) == 0 {
@@ -472,6 +479,24 @@ func notifyCmd(a args, name string) string {
 		return v
 	}
 	return ""
+}
+
+// maxEventDepth bounds -eventconfirmations.
+const maxEventDepth = 10000
+
+// eventDepths reads -eventconfirmations: comma-separated depths from 1 to
+// maxEventDepth, returned ascending without repeats.
+func eventDepths(v string) ([]int32, error) {
+	var out []int32
+	for _, f := range strings.Split(v, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 || n > maxEventDepth {
+			return nil, fmt.Errorf("invalid -eventconfirmations=%s; must be depths from 1 to %d separated by commas", v, maxEventDepth)
+		}
+		out = append(out, int32(n))
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
 }
 
 // chooseNetwork applies -chain and the network shorthands; giving more than
@@ -543,6 +568,9 @@ Wallets:
   -wallet=<name>        load at start, repeatable
   -keypool=<n>          keys derived ahead (default 1000)
   -addresstype, -changetype
+  -eventconfirmations=<n>[,<n>...]
+                        confirmation depths the wallet event log reports
+                        (default 1,6)
   -walletnotify=<cmd>   run cmd through the shell when a wallet transaction
                         comes in or changes (%s txid, %w wallet name, %b block
                         hash or "unconfirmed", %h block height or -1)

@@ -158,14 +158,15 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		opts = wallet.DefaultOptions()
 	}
 	mcfg := wallet.ManagerConfig{
-		NetDir:  cfg.NetDir,
-		Net:     cfg.Network.Params,
-		Opener:  walletdb.Opener{Log: n.logs.Logger(SubStore)},
-		Keypool: cfg.Wallet.Keypool,
-		Now:     now,
-		Log:     n.logs.Logger(SubWallet),
-		DescLog: n.logs.Logger(SubDescriptor),
-		Options: &opts,
+		NetDir:      cfg.NetDir,
+		Net:         cfg.Network.Params,
+		Opener:      walletdb.Opener{Log: n.logs.Logger(SubStore)},
+		Keypool:     cfg.Wallet.Keypool,
+		Now:         now,
+		Log:         n.logs.Logger(SubWallet),
+		DescLog:     n.logs.Logger(SubDescriptor),
+		Options:     &opts,
+		EventDepths: cfg.Wallet.EventDepths,
 	}
 	if cfg.Wallet.Notify != "" {
 		mcfg.TxNotify = n.notif.walletTx

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -145,5 +146,35 @@ func TestNotifyOptions(t *testing.T) {
 	}
 	if cfg.Wallet.Notify != "" || cfg.Chain.BlockNotify != "" {
 		t.Errorf("negated: walletnotify %q blocknotify %q", cfg.Wallet.Notify, cfg.Chain.BlockNotify)
+	}
+}
+
+func TestEventConfirmationsOption(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		arg  string
+		want []int32
+	}{
+		{"", []int32{1, 6}},
+		{"-eventconfirmations=3", []int32{3}},
+		{"-eventconfirmations=100, 2,6,2", []int32{2, 6, 100}},
+	} {
+		argv := []string{"-datadir=" + dir, "-regtest"}
+		if tc.arg != "" {
+			argv = append(argv, tc.arg)
+		}
+		cfg, err := LoadConfig(argv)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.arg, err)
+		}
+		if !slices.Equal(cfg.Wallet.EventDepths, tc.want) {
+			t.Errorf("%s: depths %v, want %v", tc.arg, cfg.Wallet.EventDepths, tc.want)
+		}
+	}
+	for _, bad := range []string{"0", "1,x", "", "10001", "-1"} {
+		_, err := LoadConfig([]string{"-datadir=" + dir, "-regtest", "-eventconfirmations=" + bad})
+		if err == nil || !strings.Contains(err.Error(), "invalid -eventconfirmations="+bad+";") {
+			t.Errorf("-eventconfirmations=%s: %v", bad, err)
+		}
 	}
 }

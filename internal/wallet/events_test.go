@@ -3,13 +3,16 @@ package wallet_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
 )
 
 // TestEventLog follows a wallet through a mempool payment, its block, a
@@ -111,5 +114,44 @@ func TestEventLog(t *testing.T) {
 	evs, err := w.Events(ctx, 0, 3)
 	if err != nil || len(evs) != 3 || evs[0].Kind != wallet.EventReceived || evs[2].Cursor <= evs[1].Cursor {
 		t.Errorf("limit 3 from the start: %+v %v", evs, err)
+	}
+}
+
+// TestEventLogDepths: with depth 3 alone configured, a payment first seen
+// in a block gives received only, and confirmed once its block is 3 deep.
+func TestEventLogDepths(t *testing.T) {
+	ctx := context.Background()
+	m := wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(t.TempDir(), "regtest"),
+		Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{}, Keypool: 10, EventDepths: []int32{3}})
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	tx := wire.NewMsgTx(2)
+	tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{7}}, nil, nil))
+	tx.AddTxOut(wire.NewTxOut(1000, spk))
+	kinds := func() string {
+		evs, err := w.Events(ctx, 0, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, e := range evs {
+			s = append(s, fmt.Sprintf("%s %d", e.Kind, e.Depth))
+		}
+		return strings.Join(s, "; ")
+	}
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 50, Hash: chainhash.Hash{50}}, []*wire.MsgTx{tx}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 51, Hash: [32]byte{51}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(); got != "received 0" {
+		t.Errorf("at depth 2: %s", got)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 52, Hash: [32]byte{52}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(); got != "received 0; confirmed 3" {
+		t.Errorf("at depth 3: %s", got)
 	}
 }
