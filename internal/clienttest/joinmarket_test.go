@@ -71,17 +71,18 @@ type jmTx struct {
 }
 
 // TestJoinMarketFlow replays JoinMarket's use of a Bitcoin Core backend,
-// call by call, against descwalletd following a real btcd. The flows come
-// from JoinMarket-Org/joinmarket-clientserver, jmclient/jmclient/
-// blockchaininterface.py (BitcoinCoreInterface: wallet setup in __init__,
-// import_addresses with addr() descriptors labelled with the wallet name,
-// _yield_transactions paging listtransactions, query_utxo_set through
-// gettxout, pushtx through sendrawtransaction, the merkle proof calls),
-// jmclient/jmclient/jsonrpc.py (the request form) and
-// jmclient/jmclient/wallet_service.py (the monitor loop: sync of new
-// transactions by paging listtransactions and the confirmation check
-// through gettransaction), descriptor-wallet releases v0.9.10 and later;
-// the indexed copy read was commit 0274c72198c114d5b31b039c0664414fd667cd26.
+// call by call, against descwalletd following a real btcd, after
+// JoinMarket-Org/joinmarket-clientserver jmclient/jmclient/
+// blockchaininterface.py (BitcoinCoreInterface: wallet setup, address
+// imports labelled with the wallet name, listtransactions paging,
+// query_utxo_set through gettxout, pushtx through sendrawtransaction, the
+// merkle proof calls), jsonrpc.py (the request form) and
+// wallet_service.py (the monitor loop), as in its descriptor-wallet
+// releases (v0.9.10 on), where imports are importdescriptors of addr()
+// descriptors. The revision of blockchaininterface.py read for this is
+// commit 0274c72198c114d5b31b039c0664414fd667cd26, an older one with the
+// same paging loop (pages of 1000 until a short page) and importaddress in
+// place of importdescriptors.
 func TestJoinMarketFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts btcd and descwalletd")

@@ -97,15 +97,16 @@ type sinceBlock struct {
 
 // TestSparrowFlow replays Sparrow's Cormorant server over a Bitcoin Core
 // wallet, call by call, against descwalletd following a real btcd. The
-// flows come from sparrowwallet/sparrow,
+// calls and their named parameters come from sparrowwallet/sparrow,
 // src/main/java/com/sparrowwallet/sparrow/net/cormorant/bitcoind/
-// (BitcoindClient.java: the start-up checks of the node version and
-// chain, the "cormorant" wallet created watch-only and blank with
-// descriptors or loaded, importdescriptors of ranged descriptors
-// (ImportRangedDescriptor.java, range 1000), the listsinceblock sync that
-// maps entries to wallets through parent_descs, the mempool polling and
-// fee estimates, broadcasts, and conflicts seen through walletconflicts),
-// Sparrow 2.x.
+// BitcoindClientService.java and ImportRangedDescriptor.java at commit
+// 08cf01a5c683aa375d287f37b1463a5f78fd0d2f; their order (start-up checks
+// of the node version and chain, the "cormorant" wallet created
+// watch-only and blank with descriptors, ranged imports, the
+// listsinceblock sync that maps entries to wallets through parent_descs,
+// mempool polling, fee estimates, broadcasts, replacements) follows
+// BitcoindClient.java in the same folder (commit
+// 4e3491ec646236d5f8e39126d7473d0832ee96ed).
 func TestSparrowFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts btcd and descwalletd")
