@@ -105,8 +105,9 @@ type sinceBlock struct {
 // watch-only and blank with descriptors, ranged imports, the
 // listsinceblock sync that maps entries to wallets through parent_descs,
 // mempool polling, fee estimates, broadcasts, replacements) follows
-// BitcoindClient.java in the same folder (commit
-// 4e3491ec646236d5f8e39126d7473d0832ee96ed).
+// BitcoindClient.java in the same folder (read at commit
+// 00f50013853ffd54c5de2f02b4f6fd7e04efc2d0: initialize, importDescriptors,
+// addDescriptors, updateStore and the poll task).
 func TestSparrowFlow(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts btcd and descwalletd")
@@ -129,10 +130,22 @@ func TestSparrowFlow(t *testing.T) {
 		Blocks        int64  `json:"blocks"`
 		BestBlockHash string `json:"bestblockhash"`
 		Pruned        *bool  `json:"pruned"`
+		IBD           *bool  `json:"initialblockdownload"`
 	}
 	node.call(&bci, "getblockchaininfo")
-	if bci.Chain != "regtest" || bci.Pruned == nil || *bci.Pruned || bci.BestBlockHash == "" {
+	if bci.Chain != "regtest" || bci.Pruned == nil || *bci.Pruned || bci.BestBlockHash == "" ||
+		bci.IBD == nil {
 		t.Fatalf("getblockchaininfo: %+v", bci)
+	}
+	// Its tip: the best block's verbose header.
+	var tip struct {
+		Hash   string `json:"hash"`
+		Height int64  `json:"height"`
+		Time   int64  `json:"time"`
+	}
+	node.call(&tip, "getblockheader", named{"blockhash": bci.BestBlockHash})
+	if tip.Hash != bci.BestBlockHash || tip.Height != bci.Blocks || tip.Time == 0 {
+		t.Fatalf("getblockheader of the tip: %+v, chain %+v", tip, bci)
 	}
 
 	// The wallet: not in listwalletdir, so created with Sparrow's
