@@ -204,7 +204,9 @@ const errPrevTxNotObject = `expected object with {"txid'","vout","scriptPubKey"}
 
 // parsePrevTx is one element of Core's ParsePrevouts: it checks the entry
 // in Core's order, records the coin and adds the entry's script to the
-// provider.
+// provider. With no provider (signrawtransactionwithwallet, whose scripts
+// come from the wallet) the redeemScript and witnessScript are not read,
+// as in Core.
 func parsePrevTx(raw json.RawMessage, p *sign.Provider, coins sign.Coins) error {
 	if rpc.JSONType(raw) != "object" {
 		return rpc.NewError(rpc.CodeDeserialization, errPrevTxNotObject)
@@ -261,7 +263,7 @@ func parsePrevTx(raw json.RawMessage, p *sign.Provider, coins sign.Coins) error 
 
 	isP2SH := len(pk) == 23 && pk[0] == 0xa9 && pk[1] == 0x14 && pk[22] == 0x87
 	isP2WSH := len(pk) == 34 && pk[0] == 0x00 && pk[1] == 0x20
-	if !isP2SH && !isP2WSH {
+	if p == nil || (!isP2SH && !isP2WSH) {
 		return nil
 	}
 	return addPrevTxScript(obj, pk, isP2SH, p)
