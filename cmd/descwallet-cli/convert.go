@@ -58,6 +58,7 @@ var convertParams = []convertParam{
 	{"deriveaddresses", 1, "range", formatJSON},
 	{"signrawtransactionwithkey", 1, "privkeys", formatJSON},
 	{"signrawtransactionwithkey", 2, "prevtxs", formatJSON},
+	{"signrawtransactionwithwallet", 1, "prevtxs", formatJSON},
 	{"decoderawtransaction", 1, "iswitness", formatJSON},
 	{"sendrawtransaction", 1, "maxfeerate", formatJSON},
 	{"sendrawtransaction", 2, "maxburnamount", formatJSON},
