@@ -91,7 +91,7 @@ func All(d *Deps) []*rpc.Method {
 		newImportPrunedFunds(d), newRemovePrunedFunds(d),
 		newListUnspent(d),
 		newSendToAddress(d), newSendMany(d),
-		newSignRawTransactionWithWallet(d), newSignMessage(d),
+		newSignRawTransactionWithWallet(d), newSignMessage(d), newWalletProcessPSBT(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),
 		newListWallets(d),

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -64,6 +66,21 @@ func walletSignSetup(t *testing.T) (*testenv.Btcd, *testenv.Client, []wire.OutPo
 	if len(ops) != len(outs) {
 		t.Fatalf("funding transaction %s: found %d of %d coins", fundID, len(ops), len(outs))
 	}
+	// The wallet has processed the block when it lists the coins.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var us []json.RawMessage
+		if err := wc.CallResult(&us, "listunspent"); err != nil {
+			t.Fatal(err)
+		}
+		if len(us) == len(outs) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the wallet lists %d of %d coins", len(us), len(outs))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	return b, wc, ops, coins
 }
 
@@ -114,6 +131,58 @@ func TestSignRawTransactionWithWalletChain(t *testing.T) {
 		t.Fatalf("signrawtransactionwithwallet: complete %v, errors %s", res.Complete, res.Errors)
 	}
 	txid, err := b.SendRawTransaction(res.Hex)
+	if err != nil {
+		t.Fatalf("btcd refuses the signed transaction: %v", err)
+	}
+	b.Generate(1)
+	if c := b.Confirmations(txid); c != 1 {
+		t.Fatalf("%s has %d confirmations, want 1", txid, c)
+	}
+}
+
+// TestWalletProcessPSBTChain: a PSBT made by createpsbt spending a coin of
+// each address type is filled by the wallet (its previous transactions,
+// scripts and derivations) without signing, then signed and finalized;
+// btcd accepts the extracted transaction and mines it.
+func TestWalletProcessPSBTChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts btcd and the daemon")
+	}
+	t.Parallel()
+	b, wc, ops, coins := walletSignSetup(t)
+	stranger := testenv.NewKey("walletprocesspsbt stranger")
+	var inputs []map[string]any
+	var total int64
+	for i, op := range ops {
+		inputs = append(inputs, map[string]any{"txid": op.Hash.String(), "vout": op.Index})
+		total += coins[i].Value
+	}
+	amount := json.Number(fmt.Sprintf("%d.%08d", (total-20_000)/1e8, (total-20_000)%1e8))
+	var unsigned string
+	if err := wc.CallResult(&unsigned, "createpsbt", inputs, []map[string]any{{stranger.WPKH.Address: amount}}); err != nil {
+		t.Fatal(err)
+	}
+	type processed struct {
+		PSBT     string `json:"psbt"`
+		Complete bool   `json:"complete"`
+		Hex      string `json:"hex"`
+	}
+	var filled processed
+	if err := wc.CallResult(&filled, "walletprocesspsbt", unsigned, false); err != nil {
+		t.Fatal(err)
+	}
+	if filled.Complete || filled.Hex != "" || filled.PSBT == unsigned {
+		t.Fatalf("walletprocesspsbt without signing: complete %v, hex %q, PSBT unchanged %v",
+			filled.Complete, filled.Hex, filled.PSBT == unsigned)
+	}
+	var signed processed
+	if err := wc.CallResult(&signed, "walletprocesspsbt", filled.PSBT); err != nil {
+		t.Fatal(err)
+	}
+	if !signed.Complete || signed.Hex == "" {
+		t.Fatalf("walletprocesspsbt: complete %v, hex %q", signed.Complete, signed.Hex)
+	}
+	txid, err := b.SendRawTransaction(signed.Hex)
 	if err != nil {
 		t.Fatalf("btcd refuses the signed transaction: %v", err)
 	}
