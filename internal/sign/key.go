@@ -116,8 +116,17 @@ func decodeWIF(s string, net *chaincfg.Params) (*secp256k1.PrivateKey, bool, err
 	return secp256k1.NewPrivateKey(&scalar), compressed, nil
 }
 
-// Zero clears the private scalar; the key cannot sign afterwards.
-func (k *Key) Zero() { k.priv.Zero() }
+// Zero clears the private scalar and the BIP 340 forms made from it; the
+// key cannot sign afterwards. It must not run while the key signs.
+func (k *Key) Zero() {
+	k.priv.Zero()
+	if k.plain != nil {
+		k.plain.d.Zero()
+	}
+	if k.tweaked != nil {
+		k.tweaked.d.Zero()
+	}
+}
 
 // PubKey returns the serialized public key (compressed or not, as the key
 // was given).

@@ -50,6 +50,14 @@ func (p *Provider) AddKey(k *Key) {
 	p.addPub(k.pubBytes)
 }
 
+// Zero clears the private keys the provider holds (Key.Zero), once
+// signing with it is over.
+func (p *Provider) Zero() {
+	for _, k := range p.keys {
+		k.Zero()
+	}
+}
+
 // AddPubKey adds a public key without its private key: scripts that hash
 // it (pkh(), miniscript pk_h) can then be solved when another key signs.
 func (p *Provider) AddPubKey(pub []byte) {

@@ -114,6 +114,7 @@ func signRawTransactionWithWallet(ctx context.Context, d *Deps, w *wallet.Wallet
 		return nil, MapError(err)
 	}
 	provider := walletProvider(outs)
+	defer provider.Zero()
 	inputErrs, err := sign.SignTransactionContext(ctx, tx, coins, provider, hashType)
 	if err != nil {
 		return nil, err
@@ -123,7 +124,8 @@ func signRawTransactionWithWallet(ctx context.Context, d *Deps, w *wallet.Wallet
 
 // walletProvider is a signing provider with what the wallet's expanded
 // outputs know: private keys, public keys, scripts and taproot spend data
-// (Core's merged signing providers of the descriptors involved).
+// (Core's merged signing providers of the descriptors involved). The
+// caller zeroes it once done.
 func walletProvider(outs []descriptor.Output) *sign.Provider {
 	p := sign.NewProvider()
 	for _, o := range outs {

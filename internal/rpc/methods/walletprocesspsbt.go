@@ -89,6 +89,7 @@ func newWalletProcessPSBT(d *Deps) *rpc.Method {
 				scripts = append(scripts, out.PkScript)
 			}
 			ps := &sign.PSBTSigner{Provider: sign.NewProvider(), Origins: sign.NewOrigins()}
+			defer ps.Provider.Zero()
 			for _, o := range w.ScriptOutputs(scripts) {
 				addOutput(ps, o, signing)
 			}
