@@ -240,6 +240,9 @@ func signWithWallet(ctx context.Context, w *wallet.Wallet, tx *wire.MsgTx) (*wir
 		return nil, MapError(err)
 	}
 	ps := &sign.PSBTSigner{Provider: sign.NewProvider(), Origins: sign.NewOrigins()}
+	// The provider holds copies of the wallet's private keys: clear them
+	// once the transaction is signed.
+	defer ps.Provider.Zero()
 	for _, o := range outs {
 		addOutput(ps, o, true)
 	}
