@@ -73,7 +73,8 @@ echo "btcd on $BTCD_RPC (regtest, 101 blocks mined to $MINER_ADDR)"
 
 "$ROOT/bin/descwalletd" -regtest -datadir="$RUN/descwallet" -rpcport="$NODE_PORT" \
 	-rpcuser="$NODE_USER" -rpcpassword="$NODE_PASS" -chainbackend=btcd \
-	-chainrpcconnect="$BTCD_RPC" -chainrpcuser="$BTCD_USER" -chainrpcpassword="$BTCD_PASS" &
+	-chainrpcconnect="$BTCD_RPC" -chainrpcuser="$BTCD_USER" -chainrpcpassword="$BTCD_PASS" \
+	-fallbackfee=0.0001 &
 pids+=($!)
 sleep 1
 
@@ -94,10 +95,15 @@ Try:
 Mine more blocks (btcd has no generatetoaddress; coinbases pay $MINER_ADDR):
   curl -s --user $BTCD_USER:$BTCD_PASS --data-binary '{"jsonrpc":"1.0","id":1,"method":"generate","params":[10]}' http://$BTCD_RPC/
 
-A wallet with the private key (to sign with signrawtransactionwithkey or
-spend later):
-  $CLI createwallet keys false true
+A wallet with the mining key beside its own descriptors (its change goes
+there), and a payment from it to a fresh address of another wallet (a fresh
+regtest chain has no fee estimates, hence the
+playground's -fallbackfee=0.0001):
+  $CLI createwallet keys
   $CLI -rpcwallet=keys importdescriptors '[{"desc":"$MINER_PRIV_DESC","timestamp":0}]'
+  $CLI createwallet payee
+  $CLI -rpcwallet=keys sendtoaddress \$($CLI -rpcwallet=payee getnewaddress) 1.5
+  $CLI -rpcwallet=payee getbalances
 
 Ctrl-C stops both.
 EOT
