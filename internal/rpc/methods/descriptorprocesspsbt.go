@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/btcsuite/btcd/txscript/v2"
+
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/psbt"
@@ -19,18 +21,31 @@ type processResult struct {
 	Hex      string `json:"hex,omitempty"`
 }
 
-// parsePSBTSighash is Core's ParseSighashString: null is none given.
+// parseSighash is Core's ParseSighashString for argument i: SIGHASH_DEFAULT
+// when the argument is absent or null.
+func parseSighash(req *rpc.Request, i int) (txscript.SigHashType, error) {
+	if !req.Has(i) {
+		return sign.SigHashDefault, nil
+	}
+	s, err := req.String(i)
+	if err != nil {
+		return 0, err
+	}
+	ht, ok := sighashTypes[s]
+	if !ok {
+		return 0, rpc.NewError(rpc.CodeInvalidParameter, fmt.Sprintf("'%s' is not a valid sighash parameter.", s))
+	}
+	return ht, nil
+}
+
+// parsePSBTSighash is parseSighash for the PSBT calls: null is none given.
 func parsePSBTSighash(req *rpc.Request, i int) (*uint32, error) {
 	if !req.Has(i) {
 		return nil, nil
 	}
-	s, err := req.String(i)
+	ht, err := parseSighash(req, i)
 	if err != nil {
 		return nil, err
-	}
-	ht, ok := sighashTypes[s]
-	if !ok {
-		return nil, rpc.NewError(rpc.CodeInvalidParameter, fmt.Sprintf("'%s' is not a valid sighash parameter.", s))
 	}
 	v := uint32(ht)
 	return &v, nil

@@ -140,30 +140,12 @@ func signRawTransactionWithKey(ctx context.Context, net *chaincfg.Params, req *r
 			return nil, err
 		}
 	}
-	if req.Has(2) {
-		var prevtxs []json.RawMessage
-		if err := req.Decode(2, &prevtxs); err != nil {
-			return nil, err
-		}
-		for _, p := range prevtxs {
-			if err := parsePrevTx(p, provider, coins); err != nil {
-				return nil, err
-			}
-		}
+	if err := readPrevTxs(req, 2, provider, coins); err != nil {
+		return nil, err
 	}
-
-	hashType := sign.SigHashDefault
-	if req.Has(3) {
-		s, err := req.String(3)
-		if err != nil {
-			return nil, err
-		}
-		ht, ok := sighashTypes[s]
-		if !ok {
-			return nil, rpc.Errorf(rpc.CodeInvalidParameter,
-				"'%s' is not a valid sighash parameter.", s)
-		}
-		hashType = ht
+	hashType, err := parseSighash(req, 3)
+	if err != nil {
+		return nil, err
 	}
 
 	inputErrs, err := sign.SignTransactionContext(ctx, tx, coins, provider, hashType)
@@ -387,4 +369,22 @@ func objectMembers(raw json.RawMessage) (map[string]json.RawMessage, error) {
 		}
 	}
 	return out, nil
+}
+
+// readPrevTxs reads the prevtxs array of argument i (absent or null: none)
+// into coins, and the scripts it gives into provider when one is given.
+func readPrevTxs(req *rpc.Request, i int, provider *sign.Provider, coins sign.Coins) error {
+	if !req.Has(i) {
+		return nil
+	}
+	var prevtxs []json.RawMessage
+	if err := req.Decode(i, &prevtxs); err != nil {
+		return err
+	}
+	for _, p := range prevtxs {
+		if err := parsePrevTx(p, provider, coins); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package methods
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
@@ -77,30 +76,12 @@ func signRawTransactionWithWallet(ctx context.Context, d *Deps, w *wallet.Wallet
 			return nil, err
 		}
 	}
-	if req.Has(1) {
-		var prevtxs []json.RawMessage
-		if err := req.Decode(1, &prevtxs); err != nil {
-			return nil, err
-		}
-		for _, p := range prevtxs {
-			if err := parsePrevTx(p, nil, coins); err != nil {
-				return nil, err
-			}
-		}
+	if err := readPrevTxs(req, 1, nil, coins); err != nil {
+		return nil, err
 	}
-
-	hashType := sign.SigHashDefault
-	if req.Has(2) {
-		s, err := req.String(2)
-		if err != nil {
-			return nil, err
-		}
-		ht, ok := sighashTypes[s]
-		if !ok {
-			return nil, rpc.Errorf(rpc.CodeInvalidParameter,
-				"'%s' is not a valid sighash parameter.", s)
-		}
-		hashType = ht
+	hashType, err := parseSighash(req, 2)
+	if err != nil {
+		return nil, err
 	}
 
 	scripts := make([][]byte, 0, len(coins))
