@@ -48,6 +48,7 @@ var options = map[string]optKind{
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
 	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString, "eventconfirmations": optString,
+	"eventstreams": optInt, "eventheartbeat": optInt,
 	"debug": optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
 	"help": optBool, "version": optBool,
@@ -69,7 +70,19 @@ type Config struct {
 	RPC     RPCConfig
 	Chain   ChainConfig
 	Wallet  WalletConfig
+	Events  EventsConfig
 	Logging LogConfig
+}
+
+// EventsConfig is the delivery of the wallets' event logs: the stream
+// endpoint of the RPC port.
+type EventsConfig struct {
+	// MaxStreams bounds the event streams and long polls open at once
+	// (-eventstreams).
+	MaxStreams int
+	// Heartbeat is how often an idle stream sends a comment
+	// (-eventheartbeat, seconds).
+	Heartbeat time.Duration
 }
 
 // RPCConfig is the RPC server's configuration.
@@ -465,6 +478,23 @@ func LoadConfig(argv []string) (*Config, error) {
 		return nil, err
 	}
 
+	// Event delivery.
+	ev := &cfg.Events
+	if ev.MaxStreams, err = all.integer("eventstreams", 32); err != nil {
+		return nil, err
+	}
+	if ev.MaxStreams < 1 || ev.MaxStreams > 10000 {
+		return nil, fmt.Errorf("invalid -eventstreams=%d; must be from 1 to 10000", ev.MaxStreams)
+	}
+	beat, err := all.integer("eventheartbeat", 15)
+	if err != nil {
+		return nil, err
+	}
+	if beat < 1 || beat > 3600 {
+		return nil, fmt.Errorf("invalid -eventheartbeat=%d; must be from 1 to 3600 seconds", beat)
+	}
+	ev.Heartbeat = time.Duration(beat) * time.Second
+
 	// Logging.
 	cfg.Logging.Debug = all["debug"]
 	cfg.Logging.Console = all.boolean("printtoconsole")
@@ -574,6 +604,10 @@ Wallets:
   -walletnotify=<cmd>   run cmd through the shell when a wallet transaction
                         comes in or changes (%s txid, %w wallet name, %b block
                         hash or "unconfirmed", %h block height or -1)
+Wallet events (GET /wallet/<name>/events on the RPC port):
+  -eventstreams=<n>     event streams and long polls open at once (default 32)
+  -eventheartbeat=<s>   seconds between keep-alive comments of an idle
+                        stream (default 15)
 Logging:
   -debug[=<subsystem>]  debug level for all or one subsystem (rpc, wallet,
                         descriptor, scan, store, node), repeatable

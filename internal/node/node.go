@@ -204,6 +204,9 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		MapError:    methods.MapError,
 		Logger:      n.logs.Logger(SubRPC),
 		LogPath:     n.logs.Path(),
+		Events:      methods.EventFeed{Wallets: n.wlt},
+		MaxStreams:  cfg.Events.MaxStreams,
+		Heartbeat:   cfg.Events.Heartbeat,
 	})
 	if err != nil {
 		return err

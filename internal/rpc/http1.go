@@ -378,7 +378,7 @@ func (c *conn) unwatchPeer() {
 
 // readHead parses the request line and headers into c.req.
 func (c *conn) readHead() error {
-	c.req = request{remote: c.remote, allowed: c.allowed, body: c}
+	c.req = request{remote: c.remote, allowed: c.allowed, body: c, stream: c}
 	c.chunked, c.expect100, c.bodyDone, c.bodyNeeded = false, false, false, false
 	var (
 		total      int
@@ -444,6 +444,10 @@ func (c *conn) readHead() error {
 				tok = trimOWS(tok)
 				connClose = connClose || equalFold(tok, "close")
 				connKeep = connKeep || equalFold(tok, "keep-alive")
+			}
+		case equalFold(name, "last-event-id"):
+			if !c.req.hasLastEventID {
+				c.req.lastEventID, c.req.hasLastEventID = string(value), true
 			}
 		case equalFold(name, "expect"):
 			if !equalFold(value, "100-continue") {
@@ -680,6 +684,31 @@ func (c *conn) write(rep reply) bool {
 		c.w = w[:0]
 	}
 	return err == nil
+}
+
+// startStream is streamSink's: the head of a 200 reply whose body runs
+// until the connection closes.
+func (c *conn) startStream(ctype string) error {
+	w := append(c.w[:0], statusLine(http.StatusOK)...)
+	w = append(w, "Content-Type: "...)
+	w = append(w, ctype...)
+	w = append(w, "\r\nCache-Control: no-cache\r\n"...)
+	w = append(w, dateHeader(time.Now())...)
+	w = append(w, "Connection: close\r\n\r\n"...)
+	c.keepAlive = false
+	err := c.writeStream(w)
+	c.w = w[:0]
+	return err
+}
+
+// writeStream is streamSink's: one piece of a streamed body, which must
+// leave within -rpcservertimeout (a reader that stops reading is dropped).
+func (c *conn) writeStream(p []byte) error {
+	c.lastWrite = time.Now()
+	c.wdeadline = c.lastWrite.Add(c.s.readTimeout)
+	c.nc.SetWriteDeadline(c.wdeadline)
+	_, err := c.nc.Write(p)
+	return err
 }
 
 // statusLines caches the status lines of the statuses the server sends.

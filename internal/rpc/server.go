@@ -62,6 +62,15 @@ type Config struct {
 	// AuthFailDelay overrides the 250 ms delay after wrong credentials
 	// (tests); zero means the default.
 	AuthFailDelay time.Duration
+	// Events serves GET /wallet/<name>/events (events.go); nil leaves
+	// that path to the JSON-RPC rules (405).
+	Events EventFeed
+	// MaxStreams bounds the event streams and long polls open at once;
+	// zero means DefaultMaxStreams.
+	MaxStreams int
+	// Heartbeat is how often an idle event stream sends a comment;
+	// zero means DefaultHeartbeat.
+	Heartbeat time.Duration
 }
 
 // Server is the JSON-RPC HTTP server. It implements http.Handler.
@@ -83,6 +92,12 @@ type Server struct {
 
 	readTimeout time.Duration
 	active      activeCalls
+
+	// The event stream endpoint (events.go).
+	events     EventFeed
+	streams    atomic.Int64
+	maxStreams int
+	heartbeat  time.Duration
 
 	ctx     context.Context
 	cancel  context.CancelFunc
@@ -109,6 +124,15 @@ func NewServer(cfg Config) (*Server, error) {
 		logPath:     cfg.LogPath,
 		delay:       cfg.AuthFailDelay,
 		readTimeout: cfg.ReadTimeout,
+		events:      cfg.Events,
+		maxStreams:  cfg.MaxStreams,
+		heartbeat:   cfg.Heartbeat,
+	}
+	if s.maxStreams <= 0 {
+		s.maxStreams = DefaultMaxStreams
+	}
+	if s.heartbeat <= 0 {
+		s.heartbeat = DefaultHeartbeat
 	}
 	for _, m := range cfg.Methods {
 		if _, dup := s.methods[m.Name]; dup {
@@ -237,6 +261,10 @@ type request struct {
 	hasAuthz bool   // an Authorization header was sent
 	length   int64  // Content-Length; -1 when unknown (chunked)
 	body     bodySource
+
+	lastEventID    string     // Last-Event-ID (event streams)
+	hasLastEventID bool       // a Last-Event-ID header was sent
+	stream         streamSink // writes a streamed reply; nil when not possible
 }
 
 // bodySource reads a request body on demand, after authentication.
@@ -303,6 +331,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			req.authz = authz[0]
 		}
 	}
+	if id, ok := r.Header["Last-Event-Id"]; ok && len(id) > 0 {
+		req.lastEventID, req.hasLastEventID = id[0], true
+	}
+	if f, ok := w.(http.Flusher); ok {
+		req.stream = netHTTPStream{w, f}
+	}
 	// The call's context ends when the client goes away (net/http
 	// cancels the request's) or the server stops.
 	ctx, cancel := context.WithCancel(r.Context())
@@ -342,6 +376,29 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// netHTTPStream is the streamSink of the net/http path.
+type netHTTPStream struct {
+	w http.ResponseWriter
+	f http.Flusher
+}
+
+func (n netHTTPStream) startStream(ctype string) error {
+	h := n.w.Header()
+	h["Content-Type"] = []string{ctype}
+	h["Cache-Control"] = []string{"no-cache"}
+	n.w.WriteHeader(http.StatusOK)
+	n.f.Flush()
+	return nil
+}
+
+func (n netHTTPStream) writeStream(p []byte) error {
+	if _, err := n.w.Write(p); err != nil {
+		return err
+	}
+	n.f.Flush()
+	return nil
+}
+
 // netHTTPBody reads a net/http request body.
 type netHTTPBody struct {
 	r io.Reader
@@ -374,6 +431,13 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 		return rep
 	}
 
+	// The event stream endpoint: GET /wallet/<name>/events.
+	if r.method == http.MethodGet && s.events != nil {
+		if name, query, ok := eventsPath(r.uri); ok {
+			return s.handleEvents(ctx, r, name, query, out)
+		}
+	}
+
 	// Routing: "/" exactly, or the /wallet/ prefix.
 	var t target
 	switch uri := r.uri; {
@@ -397,23 +461,8 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 	}
 
 	// Authentication, before the body is looked at.
-	if !r.hasAuthz {
-		rep := emptyReply(http.StatusUnauthorized)
-		rep.authenticate = true
-		return rep
-	}
-	user, ok := s.auth.User(r.authz)
+	user, rep, ok := s.authenticate(ctx, r)
 	if !ok {
-		s.log.Warn("incorrect password attempt", "peer", r.remote)
-		timer := time.NewTimer(s.delay)
-		select {
-		case <-timer.C:
-		case <-ctx.Done():
-			timer.Stop()
-			return reply{abort: true}
-		}
-		rep := emptyReply(http.StatusUnauthorized)
-		rep.authenticate = true
 		return rep
 	}
 
@@ -454,6 +503,32 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 		return reply{status: status, body: out[:0]}
 	}
 	return reply{status: status, ctype: ctypeJSON, length: true, body: append(out, '\n')}
+}
+
+// authenticate checks the request's credentials. Without them, or with
+// wrong ones (after a delay that slows guessing), it returns the 401 reply
+// and false.
+func (s *Server) authenticate(ctx context.Context, r *request) (string, reply, bool) {
+	if !r.hasAuthz {
+		rep := emptyReply(http.StatusUnauthorized)
+		rep.authenticate = true
+		return "", rep, false
+	}
+	user, ok := s.auth.User(r.authz)
+	if !ok {
+		s.log.Warn("incorrect password attempt", "peer", r.remote)
+		timer := time.NewTimer(s.delay)
+		select {
+		case <-timer.C:
+		case <-ctx.Done():
+			timer.Stop()
+			return "", reply{abort: true}, false
+		}
+		rep := emptyReply(http.StatusUnauthorized)
+		rep.authenticate = true
+		return "", rep, false
+	}
+	return user, reply{}, true
 }
 
 // processInSlot runs process in the worker slot taken by acquire and

@@ -775,8 +775,15 @@ func (w *Wallet) updateChain(ctx context.Context, fn func(ChainStoreTx) error) e
 	if !ok {
 		return nil
 	}
-	if err := cs.UpdateChain(ctx, fn); err != nil {
+	var appended int
+	if err := cs.UpdateChain(ctx, func(tx ChainStoreTx) error {
+		appended = 0 // a retried transaction counts afresh
+		return fn(eventCounter{tx, &appended})
+	}); err != nil {
 		return storageErr(err)
+	}
+	if appended > 0 {
+		w.evsig.fire()
 	}
 	return nil
 }

@@ -94,6 +94,9 @@ type Wallet struct {
 	// chain holds the wallet's transactions and chain state (chain.go).
 	chain chainData
 
+	// evsig wakes the event log's readers after a commit (eventsignal.go).
+	evsig eventSignal
+
 	// locks are the outputs locked with lockunspent (locks.go).
 	locks coinLocks
 
@@ -238,6 +241,7 @@ func (w *Wallet) close() error {
 		return nil
 	}
 	w.closed = true
+	w.evsig.shut()
 	w.lockNow()
 	return w.store.Close()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // maxEventLimit is the most events one listwalletevents call returns.
@@ -68,20 +69,32 @@ func newListWalletEvents(d *Deps) *rpc.Method {
 			if limit > maxEventLimit {
 				return nil, rpc.NewError(rpc.CodeInvalidParameter, "limit must be at most "+strconv.Itoa(maxEventLimit))
 			}
-			evs, err := w.Events(ctx, after, limit)
+			out, err := walletEvents(ctx, w, after, limit)
 			if err != nil {
-				return nil, MapError(err)
-			}
-			out := make([]walletEvent, len(evs))
-			for i, e := range evs {
-				out[i] = walletEvent{Cursor: e.Cursor, Kind: e.Kind, TxID: chainhash.Hash(e.TxID).String(),
-					Depth: e.Depth, Time: e.Time}
-				if e.Height >= 0 {
-					h, height := chainhash.Hash(e.BlockHash).String(), e.Height
-					out[i].BlockHash, out[i].BlockHeight = &h, &height
-				}
+				return nil, err
 			}
 			return out, nil
 		},
 	}
+}
+
+// walletEvents reads at most limit events of w's log after the cursor and
+// renders them as listwalletevents returns them. It is the one reader of
+// the log: the RPC, the event stream and the webhooks (EventFeed) all go
+// through it, so what an event holds is decided here once.
+func walletEvents(ctx context.Context, w *wallet.Wallet, after int64, limit int) ([]walletEvent, error) {
+	evs, err := w.Events(ctx, after, limit)
+	if err != nil {
+		return nil, MapError(err)
+	}
+	out := make([]walletEvent, len(evs))
+	for i, e := range evs {
+		out[i] = walletEvent{Cursor: e.Cursor, Kind: e.Kind, TxID: chainhash.Hash(e.TxID).String(),
+			Depth: e.Depth, Time: e.Time}
+		if e.Height >= 0 {
+			h, height := chainhash.Hash(e.BlockHash).String(), e.Height
+			out[i].BlockHash, out[i].BlockHeight = &h, &height
+		}
+	}
+	return out, nil
 }

@@ -1,0 +1,75 @@
+package wallet
+
+import "sync"
+
+// eventSignal wakes the readers of the event log (streams, long polls,
+// webhooks) when events commit. A reader takes the current channel before
+// it reads the log and waits on it when it found nothing new; the writer
+// closes it after the commit and never blocks, however many readers there
+// are or however slow they are.
+type eventSignal struct {
+	mu     sync.Mutex
+	ch     chan struct{}
+	closed bool // the wallet was closed: every channel is closed at once
+}
+
+// closedChan is returned once the wallet is closed.
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// wait returns the channel the next fire closes.
+func (s *eventSignal) wait() <-chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return closedChan
+	}
+	if s.ch == nil {
+		s.ch = make(chan struct{})
+	}
+	return s.ch
+}
+
+// fire wakes every reader waiting now.
+func (s *eventSignal) fire() {
+	s.mu.Lock()
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+	s.mu.Unlock()
+}
+
+// shut wakes every reader for good (the wallet closed).
+func (s *eventSignal) shut() {
+	s.mu.Lock()
+	s.closed = true
+	if s.ch != nil {
+		close(s.ch)
+		s.ch = nil
+	}
+	s.mu.Unlock()
+}
+
+// EventsChanged returns a channel that is closed once events are appended
+// to the log after this call, or the wallet is closed. A reader takes it
+// before reading the log, so that no event committed in between is missed:
+//
+//	ch := w.EventsChanged()
+//	evs, err := w.Events(ctx, after, limit)
+//	if len(evs) == 0 { <-ch }
+func (w *Wallet) EventsChanged() <-chan struct{} { return w.evsig.wait() }
+
+// eventCounter counts the events a chain transaction appends, so that
+// readers are woken only by commits that added some.
+type eventCounter struct {
+	ChainStoreTx
+	n *int
+}
+
+func (t eventCounter) AppendEvent(e EventRecord) (int64, error) {
+	id, err := t.ChainStoreTx.AppendEvent(e)
+	if err == nil {
+		*t.n++
+	}
+	return id, err
+}
