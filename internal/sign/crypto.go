@@ -41,7 +41,7 @@ func (f *faults) signature(b []byte) {
 }
 
 // SignECDSA signs a 32-byte hash with priv the way Bitcoin Core does,
-// verifies the signature against pub with the library's verifier, and
+// verifies the signature against pub (verifyECDSA), and
 // returns its DER encoding (without a hash-type byte). When the
 // verification fails (pub is not priv's public key, or the computation
 // went wrong) it returns false and no signature, as Core's CKey::Sign does.
@@ -66,11 +66,18 @@ func signECDSAVerified(d *secp256k1.ModNScalar, pub *secp256k1.PublicKey, hash [
 	return der, true
 }
 
-// verifyECDSA reports whether der is a valid signature of hash by pub, by
-// the library's ECDSA verification (a public computation).
+// verifyECDSA reports whether der is a valid signature of hash by pub,
+// by secp.VerifyECDSA: the library verifier's rules (tested and fuzzed
+// against it), in a fraction of its time. It is variable time, and all
+// its inputs are public: the finished signature, the signature hash and
+// the public key (internal/archtest checks the parameter types).
 func verifyECDSA(der, hash []byte, pub *secp256k1.PublicKey) bool {
 	sig, err := ecdsa.ParseDERSignature(der)
-	return err == nil && sig.Verify(hash, pub)
+	if err != nil {
+		return false
+	}
+	r, s := sig.R(), sig.S()
+	return secp.VerifyECDSA(&r, &s, hash, pub)
 }
 
 // signECDSA makes Core's ECDSA signature (unverified; see SignECDSA).

@@ -641,7 +641,8 @@ func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, 
 }
 
 // seedVerified records a signature made in this call, and verified with
-// its public key by the library's verifier, in the call's signature cache:
+// its public key (see verifyECDSA, verifySchnorr), in the call's signature
+// cache:
 // sig is what the script engine looks up (DER without the hash-type byte
 // for ECDSA, the whole 64 or 65 bytes for Schnorr), pub the key as the
 // script holds it, hash the signature hash it was verified against.
