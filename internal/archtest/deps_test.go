@@ -49,6 +49,10 @@ var forbidden = map[string][]string{
 	"internal/acctest": {"internal/wallet", "internal/walletscan", "internal/walletdb", "internal/scan",
 		"internal/chain", "internal/store", "internal/rpc", "internal/node"},
 
+	// Webhook delivery sees the wallets only through the Source the node
+	// gives it: it sits beside rpc, under node.
+	"internal/webhook": {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "descriptor", "internal/sign"},
+
 	// Starting goroutines with panic recovery: every layer uses it, so it
 	// depends on nothing of the module.
 	"internal/safego": {moduleAll},

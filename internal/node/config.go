@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/webhook"
 )
 
 // ConfigFileName is the default configuration file inside the data dir.
@@ -49,6 +50,7 @@ var options = map[string]optKind{
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
 	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString, "eventconfirmations": optString,
 	"eventstreams": optInt, "eventheartbeat": optInt,
+	"eventwebhook": optList, "eventwebhookhosts": optList, "eventwebhooksecret": optString,
 	"debug": optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
 	"help": optBool, "version": optBool,
@@ -75,8 +77,17 @@ type Config struct {
 }
 
 // EventsConfig is the delivery of the wallets' event logs: the stream
-// endpoint of the RPC port.
+// endpoint of the RPC port and the webhooks.
 type EventsConfig struct {
+	// Webhooks are the -eventwebhook URLs, checked (loopback or a listed
+	// host).
+	Webhooks []string
+	// WebhookHosts are the -eventwebhookhosts names allowed besides
+	// loopback.
+	WebhookHosts []string
+	// WebhookSecret is -eventwebhooksecret, the HMAC key of the
+	// deliveries. Never logged.
+	WebhookSecret string
 	// MaxStreams bounds the event streams and long polls open at once
 	// (-eventstreams).
 	MaxStreams int
@@ -494,6 +505,25 @@ func LoadConfig(argv []string) (*Config, error) {
 		return nil, fmt.Errorf("invalid -eventheartbeat=%d; must be from 1 to 3600 seconds", beat)
 	}
 	ev.Heartbeat = time.Duration(beat) * time.Second
+	if _, off := all["noeventwebhook"]; !off {
+		ev.Webhooks = all["eventwebhook"]
+	}
+	for _, v := range all["eventwebhookhosts"] {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				ev.WebhookHosts = append(ev.WebhookHosts, h)
+			}
+		}
+	}
+	ev.WebhookSecret = all.str("eventwebhooksecret", "")
+	for _, u := range ev.Webhooks {
+		if _, err := webhook.CheckURL(u, ev.WebhookHosts); err != nil {
+			return nil, err
+		}
+	}
+	if len(ev.Webhooks) > 0 && ev.WebhookSecret == "" {
+		return nil, errors.New("-eventwebhook needs -eventwebhooksecret (the key of the deliveries' HMAC-SHA256 signature)")
+	}
 
 	// Logging.
 	cfg.Logging.Debug = all["debug"]
@@ -608,6 +638,13 @@ Wallet events (GET /wallet/<name>/events on the RPC port):
   -eventstreams=<n>     event streams and long polls open at once (default 32)
   -eventheartbeat=<s>   seconds between keep-alive comments of an idle
                         stream (default 15)
+  -eventwebhook=<url>   POST every wallet's events to url, repeatable
+                        (loopback hosts only, unless listed below)
+  -eventwebhookhosts=<host>[,<host>...]
+                        other hosts webhooks may be sent to, repeatable
+  -eventwebhooksecret=<key>
+                        HMAC-SHA256 key of the deliveries' signature header
+                        (required with -eventwebhook)
 Logging:
   -debug[=<subsystem>]  debug level for all or one subsystem (rpc, wallet,
                         descriptor, scan, store, node), repeatable

@@ -168,3 +168,45 @@ func TestLoadConfigWalletOptions(t *testing.T) {
 		t.Fatalf("bad -mintxfee: %v", err)
 	}
 }
+
+// TestLoadConfigEvents reads the event delivery options: defaults, the
+// webhook URLs and hosts, and the refusals (a host neither loopback nor
+// listed, a webhook without a secret, bounds), none of which shows the
+// secret.
+func TestLoadConfigEvents(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cfg, err := LoadConfig([]string{"-datadir=" + dir, "-regtest"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev := cfg.Events; ev.MaxStreams != 32 || ev.Heartbeat != 15*time.Second || len(ev.Webhooks) != 0 {
+		t.Errorf("defaults %+v", ev)
+	}
+	cfg, err = LoadConfig([]string{"-datadir=" + dir, "-regtest", "-eventwebhook=http://127.0.0.1:9/a",
+		"-eventwebhook=https://hooks.example.com/b", "-eventwebhookhosts=other.example, hooks.example.com",
+		"-eventwebhooksecret=k3y", "-eventstreams=4", "-eventheartbeat=2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := cfg.Events
+	if len(ev.Webhooks) != 2 || strings.Join(ev.WebhookHosts, ",") != "other.example,hooks.example.com" ||
+		ev.WebhookSecret != "k3y" || ev.MaxStreams != 4 || ev.Heartbeat != 2*time.Second {
+		t.Errorf("events config %+v", ev)
+	}
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-eventwebhook=http://hooks.example.com/", "-eventwebhooksecret=k3y"}, "not loopback and not in -eventwebhookhosts"},
+		{[]string{"-eventwebhook=http://127.0.0.1/"}, "-eventwebhook needs -eventwebhooksecret"},
+		{[]string{"-eventwebhook=http://u:p@127.0.0.1/", "-eventwebhooksecret=k3y"}, "credentials in the URL"},
+		{[]string{"-eventstreams=0"}, "invalid -eventstreams=0"},
+		{[]string{"-eventheartbeat=0"}, "invalid -eventheartbeat=0"},
+	} {
+		_, err := LoadConfig(append([]string{"-datadir=" + dir, "-regtest"}, tc.args...))
+		if err == nil || !strings.Contains(err.Error(), tc.msg) || strings.Contains(err.Error(), "k3y") {
+			t.Errorf("%v: %v, want %q", tc.args, err, tc.msg)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/internal/walletdb"
 	"github.com/descwallet/descwallet/internal/walletscan"
+	"github.com/descwallet/descwallet/internal/webhook"
 )
 
 // shutdownTimeout bounds the wait for running calls at shutdown.
@@ -40,6 +41,7 @@ type Node struct {
 	wlt   *wallet.Manager
 	chain *walletscan.Service // nil when offline
 	notif *notifier           // nil without -walletnotify and -blocknotify
+	hooks *webhook.Dispatcher // nil without -eventwebhook
 	lns   []net.Listener
 	start time.Time
 
@@ -193,6 +195,19 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		deps.Chain = n.chain
 		n.chain.Attach(n.wlt)
 	}
+	feed := methods.EventFeed{Wallets: n.wlt}
+	if len(cfg.Events.Webhooks) > 0 {
+		n.hooks, err = webhook.New(webhook.Config{
+			URLs:   cfg.Events.Webhooks,
+			Hosts:  cfg.Events.WebhookHosts,
+			Secret: []byte(cfg.Events.WebhookSecret),
+			Source: webhookSource{wallets: n.wlt, feed: feed},
+			Log:    n.logs.Logger(SubWallet),
+		})
+		if err != nil {
+			return err
+		}
+	}
 	n.srv, err = rpc.NewServer(rpc.Config{
 		Methods:     methods.All(deps),
 		Auth:        auth,
@@ -204,7 +219,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		MapError:    methods.MapError,
 		Logger:      n.logs.Logger(SubRPC),
 		LogPath:     n.logs.Path(),
-		Events:      methods.EventFeed{Wallets: n.wlt},
+		Events:      feed,
 		MaxStreams:  cfg.Events.MaxStreams,
 		Heartbeat:   cfg.Events.Heartbeat,
 	})
@@ -265,6 +280,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	if n.chain != nil {
 		n.chain.Start()
 	}
+	n.hooks.Start()
 	n.log.Info("node started")
 	return nil
 }
@@ -315,6 +331,9 @@ func (n *Node) release() {
 		n.chain.Stop()
 		n.chain = nil
 	}
+	// Deliveries stop before the wallets they read close.
+	n.hooks.Stop()
+	n.hooks = nil
 	if n.wlt != nil {
 		if err := n.wlt.Close(); err != nil && n.log != nil {
 			n.log.Error("closing wallets", "err", err)

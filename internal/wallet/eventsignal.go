@@ -1,6 +1,9 @@
 package wallet
 
-import "sync"
+import (
+	"context"
+	"sync"
+)
 
 // eventSignal wakes the readers of the event log (streams, long polls,
 // webhooks) when events commit. A reader takes the current channel before
@@ -72,4 +75,44 @@ func (t eventCounter) AppendEvent(e EventRecord) (int64, error) {
 		*t.n++
 	}
 	return id, err
+}
+
+// DeliveryStore is the optional part of a Store that keeps where each
+// delivery target (a webhook) stands in the event log.
+type DeliveryStore interface {
+	// DeliveryCursor returns the last cursor the target acknowledged, 0
+	// when none.
+	DeliveryCursor(ctx context.Context, target string) (int64, error)
+	// SetDeliveryCursor records durably that the target acknowledged the
+	// events up to cursor; it never moves a target's cursor back.
+	SetDeliveryCursor(ctx context.Context, target string, cursor int64) error
+}
+
+// DeliveryCursor returns the cursor of the last event the delivery target
+// acknowledged (0: none, or a store that keeps no cursors).
+func (w *Wallet) DeliveryCursor(ctx context.Context, target string) (int64, error) {
+	ds, ok := w.store.(DeliveryStore)
+	if !ok {
+		return 0, nil
+	}
+	c, err := ds.DeliveryCursor(ctx, target)
+	if err != nil {
+		return 0, storageErr(err)
+	}
+	return c, nil
+}
+
+// SetDeliveryCursor records that the delivery target acknowledged the
+// events up to cursor, on disk when it returns (a store without delivery
+// cursors keeps nothing: delivery then starts again from the log's start
+// after a restart).
+func (w *Wallet) SetDeliveryCursor(ctx context.Context, target string, cursor int64) error {
+	ds, ok := w.store.(DeliveryStore)
+	if !ok {
+		return nil
+	}
+	if err := ds.SetDeliveryCursor(ctx, target, cursor); err != nil {
+		return storageErr(err)
+	}
+	return nil
 }

@@ -80,3 +80,13 @@ func (t chainTxn) SetRescan(rs *wallet.RescanState) error {
 	}
 	return t.tx.SetRescan(&store.RescanState{Next: rs.Next, Stop: rs.Stop})
 }
+
+// DeliveryCursor reads where a delivery target stands in the event log.
+func (d db) DeliveryCursor(ctx context.Context, target string) (int64, error) {
+	return d.s.DeliveryCursor(ctx, target)
+}
+
+// SetDeliveryCursor records a delivery target's acknowledged cursor.
+func (d db) SetDeliveryCursor(ctx context.Context, target string, cursor int64) error {
+	return d.s.SetDeliveryCursor(ctx, target, cursor, time.Now().Unix())
+}

@@ -1,0 +1,195 @@
+package node_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/testenv"
+	"github.com/descwallet/descwallet/internal/webhook"
+)
+
+// hookReceiver is a webhook endpoint: it checks each body's signature,
+// answers 500 to the first `fail` posts, and keeps the events it accepted
+// per wallet, with how often each cursor came.
+type hookReceiver struct {
+	t      *testing.T
+	secret []byte
+	mu     sync.Mutex
+	fail   int
+	posts  int
+	evs    map[string][]json.RawMessage
+	seen   map[string]map[int64]int
+}
+
+func (h *hookReceiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	if !webhook.Verify(h.secret, body, r.Header.Get(webhook.SignatureHeader)) {
+		h.t.Errorf("signature %q does not match the body", r.Header.Get(webhook.SignatureHeader))
+		w.WriteHeader(401)
+		return
+	}
+	var msg struct {
+		Wallet string            `json:"wallet"`
+		Events []json.RawMessage `json:"events"`
+	}
+	if err := json.Unmarshal(body, &msg); err != nil {
+		h.t.Errorf("body %s: %v", body, err)
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.posts++
+	if h.fail > 0 {
+		h.fail--
+		w.WriteHeader(503)
+		return
+	}
+	for _, e := range msg.Events {
+		var ev struct {
+			Cursor int64 `json:"cursor"`
+		}
+		json.Unmarshal(e, &ev)
+		if h.seen[msg.Wallet] == nil {
+			h.seen[msg.Wallet] = map[int64]int{}
+		}
+		if h.seen[msg.Wallet][ev.Cursor]++; h.seen[msg.Wallet][ev.Cursor] == 1 {
+			h.evs[msg.Wallet] = append(h.evs[msg.Wallet], e)
+		}
+	}
+}
+
+// events returns the distinct events accepted for the wallet, in arrival
+// order.
+func (h *hookReceiver) events(wallet string) []json.RawMessage {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]json.RawMessage(nil), h.evs[wallet]...)
+}
+
+// sameAsListed checks that the receiver holds exactly the wallet's log as
+// listwalletevents returns it, in order.
+func sameAsListed(h *hookReceiver, w *testenv.Client, wallet string) error {
+	var listed []json.RawMessage
+	if err := w.CallResult(&listed, "listwalletevents", 0, 10000); err != nil {
+		return err
+	}
+	got := h.events(wallet)
+	if len(got) != len(listed) {
+		return fmt.Errorf("webhook got %d events of %q, the log holds %d", len(got), wallet, len(listed))
+	}
+	for i := range got {
+		if string(got[i]) != string(listed[i]) {
+			return fmt.Errorf("event %d: webhook %s, listwalletevents %s", i, got[i], listed[i])
+		}
+	}
+	return nil
+}
+
+// TestWebhookChain: a receiver started after the daemon gets every event
+// of the wallets, signed, after the deliveries it refused are retried;
+// after a restart the deliveries resume after the acknowledged cursor, so
+// the events made while the node was down arrive and none of the earlier
+// ones comes again.
+func TestWebhookChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts btcd and the daemon")
+	}
+	t.Parallel()
+	n := testenv.StartBtcd(t, nil)
+	port, err := testenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "correct horse battery staple"
+	dataDir := t.TempDir()
+	args := []string{"-chainbackend=btcd", "-chainrpcconnect=" + n.RPCAddr, "-chainrpcuser=" + n.User,
+		"-chainrpcpassword=" + n.Pass, "-chainpoll=50",
+		"-eventwebhook=http://127.0.0.1:" + strconv.Itoa(port) + "/hook?k=1", "-eventwebhooksecret=" + secret}
+	d := testenv.StartDaemon(t, &testenv.DaemonOptions{DataDir: dataDir, Args: args})
+	wa, spkA := newWalletAddr(t, d, "a")
+	wb, spkB := newWalletAddr(t, d, "b")
+
+	// Events before any receiver listens.
+	n.Fund(wire.NewTxOut(10_000, spkA), wire.NewTxOut(20_000, spkB))
+	n.Fund(wire.NewTxOut(30_000, spkA))
+	n.Generate(1)
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var evs []json.RawMessage
+		if err := wa.CallResult(&evs, "listwalletevents"); err != nil || len(evs) != 4 {
+			return fmt.Errorf("wallet a has %d events (%v)", len(evs), err)
+		}
+		return nil
+	})
+
+	rcv := &hookReceiver{t: t, secret: []byte(secret), fail: 2,
+		evs: map[string][]json.RawMessage{}, seen: map[string]map[int64]int{}}
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: rcv}
+	go srv.Serve(l)
+	defer srv.Close()
+	testenv.Eventually(t, 60*time.Second, func() error {
+		if err := sameAsListed(rcv, wa, "a"); err != nil {
+			return err
+		}
+		return sameAsListed(rcv, wb, "b")
+	})
+
+	// Down: a payment is made and mined meanwhile. Up again: only the
+	// new events come.
+	if err := d.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	n.Fund(wire.NewTxOut(40_000, spkA))
+	n.Generate(1)
+	d = testenv.StartDaemon(t, &testenv.DaemonOptions{DataDir: dataDir,
+		Args: append(args, "-wallet=a", "-wallet=b")})
+	wa = &testenv.Client{URL: d.URL + "wallet/a", User: d.User, Pass: d.Pass}
+	wb = &testenv.Client{URL: d.URL + "wallet/b", User: d.User, Pass: d.Pass}
+	testenv.Eventually(t, 60*time.Second, func() error {
+		var evs []json.RawMessage
+		if err := wa.CallResult(&evs, "listwalletevents"); err != nil || len(evs) != 6 {
+			return fmt.Errorf("wallet a has %d events (%v)", len(evs), err)
+		}
+		return sameAsListed(rcv, wa, "a")
+	})
+	if err := sameAsListed(rcv, wb, "b"); err != nil {
+		t.Error(err)
+	}
+	rcv.mu.Lock()
+	defer rcv.mu.Unlock()
+	for wallet, seen := range rcv.seen {
+		for c, k := range seen {
+			if k != 1 {
+				t.Errorf("wallet %s: event %d delivered %d times across a clean restart", wallet, c, k)
+			}
+		}
+	}
+	if rcv.posts < 2+2 {
+		t.Errorf("%d posts: the refused ones were not retried", rcv.posts)
+	}
+	// The secret is never logged; the failed deliveries are.
+	logText, err := os.ReadFile(filepath.Join(dataDir, "regtest", "debug.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(logText), secret) || strings.Contains(d.Output(), secret) {
+		t.Error("the webhook secret is in the log")
+	}
+	if !strings.Contains(string(logText), "webhook delivery failed") {
+		t.Error("failed deliveries not logged")
+	}
+}
