@@ -131,6 +131,12 @@ type walletTx struct {
 	tx       *wire.MsgTx
 	txid     chainhash.Hash
 	coinbase bool
+	// credit is the value of the transaction's unspent outputs the wallet
+	// owns, computed at script generation credGen (0: not computed); see
+	// balance.go. Guarded by chainData.credMu under c.mu read-locked, or
+	// by c.mu write-locked.
+	credit  int64
+	credGen uint64
 	// evDepth is the highest confirmation depth reported in the event
 	// log since the transaction last entered a block (0: none).
 	evDepth int32
@@ -145,10 +151,14 @@ type chainData struct {
 	once    sync.Once
 	loadErr error
 
-	mu      sync.RWMutex
-	txs     map[chainhash.Hash]*walletTx
-	order   []*walletTx // by Seq
+	mu    sync.RWMutex
+	txs   map[chainhash.Hash]*walletTx
+	order []*walletTx // by Seq
+	// spentBy is written only through setSpent and clearSpent, which keep
+	// the balance's per-transaction credits right (balance.go).
 	spentBy map[wire.OutPoint]chainhash.Hash
+	// credMu serializes the readers that fill walletTx.credit.
+	credMu  sync.Mutex
 	recent  []BlockRef
 	rescan  *RescanState
 	nextSeq int64
@@ -238,7 +248,7 @@ func (c *chainData) add(wt *walletTx) {
 	}
 	if !wt.coinbase {
 		for _, in := range wt.tx.TxIn {
-			c.spentBy[in.PreviousOutPoint] = wt.txid
+			c.setSpent(in.PreviousOutPoint, wt.txid)
 		}
 	}
 }
@@ -480,7 +490,7 @@ func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.H
 	c.order = kept
 	for op, by := range c.spentBy {
 		if gone[by] {
-			delete(c.spentBy, op)
+			c.clearSpent(op)
 		}
 	}
 	// An output spent by both a dropped and a kept transaction stays
@@ -491,7 +501,7 @@ func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.H
 		}
 		for _, in := range wt.tx.TxIn {
 			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
-				c.spentBy[in.PreviousOutPoint] = wt.txid
+				c.setSpent(in.PreviousOutPoint, wt.txid)
 			}
 		}
 	}

@@ -18,6 +18,10 @@ import (
 type spkIndex struct {
 	m     map[uint64]uint64
 	multi map[uint64][]uint64
+	// adds counts the calls to add: what was computed from the index
+	// (the wallet's outputs of a transaction, balance.go) holds while it
+	// is unchanged.
+	adds uint64
 }
 
 // overflow marks a digest whose pairs are in spkIndex.multi.
@@ -39,6 +43,7 @@ func unpackRef(v uint64) (slot uint32, index uint32) { return uint32(v >> 32), u
 
 // add records that descriptor slot derives a script of digest h at index.
 func (x *spkIndex) add(h uint64, slot, index uint32) {
+	x.adds++
 	v := packRef(slot, index)
 	old, ok := x.m[h]
 	switch {

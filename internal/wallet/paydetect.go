@@ -490,7 +490,7 @@ func (w *Wallet) RemoveTx(ctx context.Context, txid chainhash.Hash) error {
 	c.order = kept
 	for op, by := range c.spentBy {
 		if by == txid {
-			delete(c.spentBy, op)
+			c.clearSpent(op)
 		}
 	}
 	for _, wt := range c.order {
@@ -499,7 +499,7 @@ func (w *Wallet) RemoveTx(ctx context.Context, txid chainhash.Hash) error {
 		}
 		for _, in := range wt.tx.TxIn {
 			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
-				c.spentBy[in.PreviousOutPoint] = wt.txid
+				c.setSpent(in.PreviousOutPoint, wt.txid)
 			}
 		}
 	}

@@ -298,9 +298,12 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 		return b, err
 	}
 	skipUsed := avoidReuse && w.AvoidReuse()
+	gen := w.scriptGen()
 	c := &w.chain
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	c.credMu.Lock()
+	defer c.credMu.Unlock()
 	tip := c.tipHeight()
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
@@ -308,13 +311,21 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 			continue
 		}
 		var credit int64
-		for i, o := range wt.tx.TxOut {
-			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
-				continue
+		if skipUsed {
+			for i, o := range wt.tx.TxOut {
+				if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
+					continue
+				}
+				if w.IsMine(o.PkScript) && !w.IsSpentKey(o.PkScript) {
+					credit += o.Value
+				}
 			}
-			if w.IsMine(o.PkScript) && !(skipUsed && w.IsSpentKey(o.PkScript)) {
-				credit += o.Value
-			}
+		} else {
+			credit = w.unspentCredit(wt, gen)
+		}
+		if credit == 0 {
+			// Nothing of it counts, whatever its depth or trust.
+			continue
 		}
 		trusted := w.trusted(wt, depth)
 		switch {
