@@ -326,6 +326,10 @@ const hexDigits = "0123456789abcdef"
 // characters `"` and `\`, control characters (with \b \t \n \f \r where they
 // exist, else \u00xx) and DEL as \u007f; everything else, including
 // non-ASCII UTF-8, is written as is.
+// AppendString appends s as a JSON string in Core's output form, for
+// handlers that write their replies themselves (CanonicalJSON).
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s) }
+
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0

@@ -1,7 +1,6 @@
 package wallet
 
 import (
-	"bytes"
 	"context"
 	"encoding/hex"
 
@@ -209,6 +208,15 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 	defer c.mu.RUnlock()
 	tip := c.tipHeight()
 	avoidReuse := w.AvoidReuse()
+	var want map[string]bool
+	if len(scripts) > 0 {
+		want = make(map[string]bool, len(scripts))
+		for _, s := range scripts {
+			want[string(s)] = true
+		}
+	}
+	// The script's part of an entry is worked out once per script.
+	memo := map[string]*Unspent{}
 	var out []Unspent
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
@@ -224,49 +232,55 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 			if _, spent := c.spentBy[op]; spent {
 				continue
 			}
-			if len(scripts) > 0 {
-				found := false
-				for _, s := range scripts {
-					if bytes.Equal(s, o.PkScript) {
-						found = true
-						break
-					}
-				}
-				if !found {
-					continue
-				}
-			}
-			oi := w.scriptInfo(o.PkScript)
-			if !oi.mine {
+			if want != nil && !want[string(o.PkScript)] {
 				continue
 			}
-			ai := w.AddressInfo(o.PkScript)
-			u := Unspent{TxID: wt.txid, Vout: uint32(i), Address: oi.address, Label: oi.label,
-				Script: o.PkScript, Amount: o.Value, Confirmations: depth, Solvable: ai.Solvable,
-				Desc: ai.Desc, ParentDescs: oi.parents, Safe: trusted}
-			if avoidReuse {
-				r := w.IsSpentKey(o.PkScript)
-				u.Reused = &r
+			sm, ok := memo[string(o.PkScript)]
+			if !ok {
+				sm = w.unspentScript(o.PkScript, avoidReuse)
+				memo[string(o.PkScript)] = sm
 			}
-			if oi.address == "" {
-				u.Label = nil
+			if sm == nil {
+				continue
 			}
-			cls, _ := script.Solve(o.PkScript)
-			switch cls {
-			case script.ScriptHash:
-				u.RedeemScript = ai.Hex
-				if ai.Embedded != nil {
-					if ec, _ := script.Solve(mustHex(ai.Hex)); ec == script.WitnessV0ScriptHash {
-						u.WitnessScript = ai.Embedded.Hex
-					}
-				}
-			case script.WitnessV0ScriptHash:
-				u.WitnessScript = ai.Hex
-			}
+			u := *sm
+			u.TxID, u.Vout, u.Amount, u.Confirmations, u.Safe = wt.txid, uint32(i), o.Value, depth, trusted
 			out = append(out, u)
 		}
 	}
 	return out, nil
+}
+
+// unspentScript fills the fields of a listunspent entry that depend on its
+// script alone; nil when the wallet does not own the script.
+func (w *Wallet) unspentScript(spk []byte, avoidReuse bool) *Unspent {
+	oi := w.scriptInfo(spk)
+	if !oi.mine {
+		return nil
+	}
+	ai := w.AddressInfo(spk)
+	u := &Unspent{Address: oi.address, Label: oi.label, Script: spk, Solvable: ai.Solvable,
+		Desc: ai.Desc, ParentDescs: oi.parents}
+	if avoidReuse {
+		r := w.IsSpentKey(spk)
+		u.Reused = &r
+	}
+	if oi.address == "" {
+		u.Label = nil
+	}
+	cls, _ := script.Solve(spk)
+	switch cls {
+	case script.ScriptHash:
+		u.RedeemScript = ai.Hex
+		if ai.Embedded != nil {
+			if ec, _ := script.Solve(mustHex(ai.Hex)); ec == script.WitnessV0ScriptHash {
+				u.WitnessScript = ai.Embedded.Hex
+			}
+		}
+	case script.WitnessV0ScriptHash:
+		u.WitnessScript = ai.Hex
+	}
+	return u
 }
 
 func mustHex(s string) []byte {
