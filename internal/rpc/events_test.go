@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -425,4 +426,55 @@ func FuzzEventQuery(f *testing.F) {
 			t.Fatalf("%q: body %q", uri, rep.body)
 		}
 	})
+}
+
+// TestEventStreamStalledReader: a stream reader that never reads (a tiny
+// receive window) while thousands of events are appended: appending never
+// waits, calls keep answering quickly, the server's write to the reader
+// blocks and the reader is dropped after the write deadline
+// (-rpcservertimeout), which frees its stream slot.
+func TestEventStreamStalledReader(t *testing.T) {
+	t.Parallel()
+	feed := newMemFeed("w")
+	s, _ := newTestServer(t, Config{Events: feed, ReadTimeout: 500 * time.Millisecond, Threads: 2})
+	addr := listen(t, s)
+
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		var err error
+		rc.Control(func(fd uintptr) { err = syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 2048) })
+		return err
+	}}
+	stalled, err := d.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Close()
+	io.WriteString(stalled, "GET /wallet/w/events HTTP/1.1\r\nAuthorization: "+goodAuth+"\r\n\r\n")
+	testEventually(t, func() bool { return s.streams.Load() == 1 })
+
+	// 40 000 events (several MB) against a reader that takes none.
+	var worst time.Duration
+	for range 400 {
+		t0 := time.Now()
+		feed.add("w", 100)
+		worst = max(worst, time.Since(t0))
+	}
+	if worst > 200*time.Millisecond {
+		t.Errorf("an append waited %v", worst)
+	}
+	// Calls answer meanwhile.
+	c := dial(t, addr)
+	for range 20 {
+		t0 := time.Now()
+		c.send("POST / HTTP/1.1\r\nAuthorization: " + goodAuth + "\r\nContent-Length: 36\r\n\r\n" + `{"method":"echo","params":[],"id":1}`)
+		if r, _ := c.reply("POST"); r.StatusCode != 200 {
+			t.Fatalf("call: %d", r.StatusCode)
+		}
+		if took := time.Since(t0); took > 250*time.Millisecond {
+			t.Errorf("a call took %v with a stalled stream", took)
+		}
+	}
+	// The stalled reader is dropped once a write has waited past the
+	// deadline.
+	testEventually(t, func() bool { return s.streams.Load() == 0 })
 }
