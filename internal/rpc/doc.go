@@ -72,6 +72,16 @@
 // elements are checked before one runs), gets an empty HTTP 403 and a
 // warning in the log naming the user and the method.
 //
+// # Event stream
+//
+// GET /wallet/<name>/events (events.go) serves a wallet's event log from a
+// cursor as Server-Sent Events, or as a long poll (?wait=) answered with a
+// JSON array, through an EventFeed the node provides. It shares the
+// allow-list, credentials and whitelist (listwalletevents) of the calls but
+// not their worker pool: streams have their own bound (Config.MaxStreams),
+// a heartbeat, and end when the client hangs up, a write stalls past the
+// timeout, or Shutdown begins.
+//
 // # Concurrency
 //
 // The server runs handlers on a bounded pool of workers (-rpcthreads) with a
