@@ -25,6 +25,7 @@ var secretRoots = []string{
 	"internal/sign.SignECDSA",
 	"internal/sign.signECDSAVerified",
 	"internal/sign.signECDSA",
+	"internal/sign.signECDSABatch",
 	"internal/sign.signExhaustive",
 	"internal/sign.nonceRFC6979",
 	"internal/sign.nonceAt",

@@ -113,6 +113,155 @@ func signECDSA(d *secp256k1.ModNScalar, hash []byte, f *faults) []byte {
 	return ecdsa.NewSignature(&r, &s).Serialize()
 }
 
+// ecdsaJob is one signature of a batch (signECDSABatch): the private key,
+// its public key and the 32-byte hash; der receives the verified DER
+// signature, or nil when the verification refused it.
+type ecdsaJob struct {
+	d    *secp256k1.ModNScalar
+	pub  *secp256k1.PublicKey
+	hash []byte
+	der  []byte
+}
+
+// signECDSABatch makes each job's signature exactly as signECDSAVerified
+// does (the same bytes: RFC 6979, Core's low-R grinding, low S), verifies
+// it against the job's public key, and leaves it in der. The batch shares
+// its inversions, all constant time: the nonce points of each grinding
+// round go to affine form together (secp.ToAffineBatch, one field
+// inversion), and the final nonces are inverted together (Montgomery's
+// trick around one secp.InvertScalar). A job whose nonce is unusable (r
+// = 0, the point at infinity, s = 0; probability 2^-256 each) is signed
+// alone by signECDSAVerified, which handles those cases as Core does.
+func signECDSABatch(jobs []ecdsaJob, f *faults) {
+	n := len(jobs)
+	type state struct {
+		dBytes  [32]byte
+		k, r    secp256k1.ModNScalar
+		counter uint32
+		alone   bool
+	}
+	st := make([]state, n)
+	defer func() {
+		for i := range st {
+			zero32(&st[i].dBytes)
+			st[i].k.Zero()
+		}
+	}()
+	pending := make([]int, n)
+	for i := range jobs {
+		jobs[i].d.PutBytes(&st[i].dBytes)
+		pending[i] = i
+	}
+
+	// Grinding rounds: each pending job's next nonce (counter 0 is no
+	// extra data) and its point, all brought to affine form at once; a
+	// job is done when its r is low.
+	pts := make([]secp256k1.JacobianPoint, n)
+	scratch := make([]secp256k1.FieldVal, n)
+	var extra [32]byte
+	for len(pending) > 0 {
+		for j, i := range pending {
+			var ex []byte
+			if st[i].counter > 0 {
+				binary.LittleEndian.PutUint32(extra[:4], st[i].counter)
+				ex = extra[:]
+			}
+			st[i].k = nonceRFC6979At(st[i].dBytes[:], jobs[i].hash, ex, 0)
+			secp256k1.ScalarBaseMultNonConst(&st[i].k, &pts[j])
+			f.point(&pts[j])
+		}
+		batch := pts[:len(pending)]
+		affine := secp.ToAffineBatch(batch, scratch)
+		next := pending[:0]
+		for j, i := range pending {
+			if !affine {
+				st[i].alone = true
+				st[i].k.Zero()
+				continue
+			}
+			var xb [32]byte
+			batch[j].X.PutBytes(&xb)
+			var r secp256k1.ModNScalar
+			r.SetBytes(&xb)
+			zero32(&xb)
+			batch[j].X.Zero()
+			batch[j].Y.Zero()
+			switch {
+			case r.IsZero():
+				st[i].alone = true
+				st[i].k.Zero()
+			case lowR(&r):
+				st[i].r = r
+			default:
+				st[i].k.Zero()
+				st[i].counter++
+				next = append(next, i)
+			}
+		}
+		pending = next
+	}
+
+	// The nonces' inverses: prefix products, one inversion, and each
+	// inverse from its neighbours' products.
+	var done []int
+	for i := range st {
+		if !st[i].alone {
+			done = append(done, i)
+		}
+	}
+	prefix := make([]secp256k1.ModNScalar, len(done))
+	defer func() {
+		for i := range prefix {
+			prefix[i].Zero()
+		}
+	}()
+	for j, i := range done {
+		prefix[j] = st[i].k
+		if j > 0 {
+			prefix[j].Mul(&prefix[j-1])
+		}
+	}
+	var inv secp256k1.ModNScalar
+	if len(done) > 0 {
+		inv = secp.InvertScalar(&prefix[len(done)-1])
+	}
+	defer inv.Zero()
+	for j := len(done) - 1; j >= 0; j-- {
+		i := done[j]
+		var kinv secp256k1.ModNScalar
+		if j > 0 {
+			kinv.Mul2(&inv, &prefix[j-1])
+			inv.Mul(&st[i].k)
+		} else {
+			kinv = inv
+		}
+
+		// s = k^-1 (e + d*r) mod n, negated when above half the order.
+		var e, s secp256k1.ModNScalar
+		e.SetByteSlice(jobs[i].hash)
+		s.Mul2(jobs[i].d, &st[i].r).Add(&e).Mul(&kinv)
+		kinv.Zero()
+		if s.IsZero() {
+			st[i].alone = true
+			continue
+		}
+		if s.IsOverHalfOrder() {
+			s.Negate()
+		}
+		der := ecdsa.NewSignature(&st[i].r, &s).Serialize()
+		f.signature(der)
+		if verifyECDSA(der, jobs[i].hash, jobs[i].pub) {
+			jobs[i].der = der
+		}
+	}
+
+	for i := range jobs {
+		if st[i].alone {
+			jobs[i].der, _ = signECDSAVerified(jobs[i].d, jobs[i].pub, jobs[i].hash, f)
+		}
+	}
+}
+
 // signExhaustive is Core's signing loop written out in full: for each
 // extra data (none, then the counter 1, 2, ...), the first RFC 6979 nonce
 // giving non-zero r and s, kept when R is low. signECDSA skips computing s

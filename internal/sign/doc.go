@@ -96,6 +96,10 @@
 //
 // A filled Provider and Coins may be shared by concurrent calls. Within a
 // call, transactions with more than 16 inputs are signed and verified by
-// GOMAXPROCS goroutines; the transaction is written only after all of them
-// finish.
+// GOMAXPROCS goroutines, in chunks of inputs; the transaction is written
+// only after all of them finish. In each chunk the P2WPKH and P2PKH inputs
+// whose keys the provider holds are signed first as one batch sharing its
+// constant-time inversions (the nonce points' affine forms, the nonces'
+// inverses); the signatures are byte for byte those made one at a time,
+// each verified with its public key, and Core's steps then take them.
 package sign

@@ -84,19 +84,38 @@ func SignTransactionContext(c context.Context, tx *wire.MsgTx, coins map[wire.Ou
 }
 
 // run signs and verifies every input and writes the results into the
-// transaction (SignTransaction).
+// transaction (SignTransaction). The inputs go in chunks, on several
+// goroutines when there are many: each chunk's single-key inputs are
+// signed first as one batch (presign), then every input of the chunk runs
+// Core's steps, which find those signatures made.
 func (ctx *txContext) run() ([]InputError, error) {
 	tx := ctx.tx
 	n := len(tx.TxIn)
 	results := make([]inputResult, n)
+	ctx.presigned = make([]presig, n)
 
-	if err := parallelWorkers(n, func() func(int) {
+	chunk := n
+	if n > parallelThreshold {
+		chunk = max(8, (n+4*runtime.GOMAXPROCS(0)-1)/(4*runtime.GOMAXPROCS(0)))
+	}
+	chunks := 0
+	if n > 0 {
+		chunks = (n + chunk - 1) / chunk
+	}
+	if err := runWorkers(chunks, n > parallelThreshold, func() func(int) {
 		view := ctx.newView()
-		return func(i int) {
+		return func(c int) {
+			lo, hi := c*chunk, min(n, (c+1)*chunk)
 			if ctx.done != nil && ctx.done.Err() != nil {
 				return
 			}
-			results[i] = ctx.signInput(i, view)
+			ctx.presign(lo, hi)
+			for i := lo; i < hi; i++ {
+				if ctx.done != nil && ctx.done.Err() != nil {
+					return
+				}
+				results[i] = ctx.signInput(i, view)
+			}
 		}
 	}); err != nil {
 		return nil, err
@@ -209,6 +228,9 @@ type txContext struct {
 	single    bool
 
 	sigCache *txscript.SigCache
+	// presigned holds, by input, the signature presign made for it (nil
+	// outside run).
+	presigned []presig
 	// verified counts the signatures made in this call that passed the
 	// verification with their public key; refused those that failed it
 	// and were not used.
@@ -263,6 +285,78 @@ func (ctx *txContext) newView() *wire.MsgTx {
 	v := *ctx.tx
 	v.TxIn = append([]*wire.TxIn(nil), ctx.tx.TxIn...)
 	return &v
+}
+
+// presig is a signature made ahead for one input (presign): for the key
+// with key id id over hash; der is nil when its verification refused it.
+type presig struct {
+	made bool
+	id   [20]byte
+	hash []byte
+	der  []byte
+}
+
+// presign signs ahead, as one batch (signECDSABatch), the inputs in
+// [lo, hi) whose signature is certain before Core's steps run: an empty
+// P2WPKH input whose compressed key, or an empty P2PKH input whose key,
+// the provider holds. createSig takes such a signature when it needs one
+// by that key over that very hash, which it does for these inputs;
+// anything else is signed there as before. The signatures are the ones
+// createSig would make (the same deterministic computation), each
+// verified with its public key before it is recorded.
+func (ctx *txContext) presign(lo, hi int) {
+	ht := ctx.hashType
+	if ht == SigHashDefault {
+		ht = txscript.SigHashAll
+	}
+	var jobs []ecdsaJob
+	var idx []int
+	var ids [][20]byte
+	for i := lo; i < hi; i++ {
+		coin, in := ctx.coins[i], ctx.tx.TxIn[i]
+		if coin == nil || len(in.SignatureScript) != 0 || len(in.Witness) != 0 ||
+			(ctx.single && i >= len(ctx.tx.TxOut)) {
+			continue
+		}
+		pk := coin.PkScript
+		var id [20]byte
+		var hash []byte
+		var err error
+		var k *Key
+		switch class, sol := script.Solve(pk); class {
+		case script.WitnessV0KeyHash:
+			copy(id[:], sol[0])
+			if k = ctx.provider.keyByID(id); k == nil || !k.compressed {
+				continue
+			}
+			hash, err = txscript.CalcWitnessSigHash(script.PayToPubKeyHash(id[:]), ctx.sigHashes, ht,
+				ctx.tx, i, coin.Amount)
+		case script.PubKeyHash:
+			copy(id[:], sol[0])
+			if k = ctx.provider.keyByID(id); k == nil {
+				continue
+			}
+			hash, err = txscript.CalcSignatureHash(pk, ht, ctx.tx, i)
+		default:
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if ctx.sigHashFault != nil {
+			hash = ctx.sigHashFault(hash)
+		}
+		jobs = append(jobs, ecdsaJob{d: &k.priv.Key, pub: k.pub, hash: hash})
+		idx = append(idx, i)
+		ids = append(ids, id)
+	}
+	if len(jobs) == 0 {
+		return
+	}
+	signECDSABatch(jobs, ctx.faults)
+	for j, i := range idx {
+		ctx.presigned[i] = presig{made: true, id: ids[j], hash: jobs[j].hash, der: jobs[j].der}
+	}
 }
 
 // inputResult is the outcome for one input.
@@ -623,7 +717,13 @@ func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, 
 	if s.ctx.sigHashFault != nil {
 		hash = s.ctx.sigHashFault(hash)
 	}
-	der, ok := k.signECDSA(hash, s.ctx.faults)
+	var der []byte
+	var ok bool
+	if p := s.presig(id, hash); p != nil {
+		der, ok = p.der, p.der != nil
+	} else {
+		der, ok = k.signECDSA(hash, s.ctx.faults)
+	}
 	if !ok {
 		// The signature did not verify with the public key: it is not
 		// used, and the input is left unsigned for this key, as Core's
@@ -638,6 +738,19 @@ func (s *inputSigner) createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, 
 	sig := append(der[:len(der):len(der)], byte(ht))
 	s.sigs[id] = sigPair{pub: pub, sig: sig}
 	return sig, true
+}
+
+// presig returns the signature presign made for this input by the key
+// with key id id over hash, or nil.
+func (s *inputSigner) presig(id [20]byte, hash []byte) *presig {
+	if s.idx >= len(s.ctx.presigned) {
+		return nil
+	}
+	p := &s.ctx.presigned[s.idx]
+	if !p.made || p.id != id || !bytes.Equal(p.hash, hash) {
+		return nil
+	}
+	return p
 }
 
 // seedVerified records a signature made in this call, and verified with
