@@ -36,8 +36,13 @@ var forbidden = map[string][]string{
 	// and other Go programs can use it without the rest of the module.
 	"psbt": {moduleAll},
 	// The wallet sees storage and the chain only through interfaces it declares.
-	"internal/wallet":     {"internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
-	"internal/store":      {"internal/wallet", "internal/rpc", "internal/node", "internal/scan"},
+	"internal/wallet": {"internal/store", "internal/pgstore", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http"},
+	"internal/store":  {"internal/wallet", "internal/pgstore", "internal/rpc", "internal/node", "internal/scan"},
+	// The PostgreSQL store is the SQLite store's sibling: neither knows
+	// the other or the wallet; walletdb adapts both.
+	"internal/pgstore": {"internal/wallet", "internal/store", "internal/rpc", "internal/node", "internal/scan"},
+	// The test server harness is a leaf beside the stores.
+	"internal/pgtest":     {"internal/wallet", "internal/store", "internal/pgstore", "internal/rpc", "internal/node"},
 	"internal/chain":      {"internal/wallet", "internal/store", "internal/rpc", "internal/node", "internal/scan"},
 	"internal/scan":       {"internal/rpc", "internal/node"},
 	"internal/walletscan": {"internal/rpc", "internal/node", "internal/store"},

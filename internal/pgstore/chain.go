@@ -1,0 +1,259 @@
+package pgstore
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// WalletTx is a stored wallet transaction; Height is -1 for one with no
+// block (the other block fields are then zero).
+type WalletTx struct {
+	TxID         [32]byte
+	Seq          int64
+	Raw          []byte
+	TimeReceived int64
+	TimeSmart    int64
+	Height       int32
+	BlockHash    [32]byte
+	BlockTime    int64
+	BlockIndex   int32
+}
+
+// BlockRef is a block the wallet processed.
+type BlockRef struct {
+	Height int32
+	Hash   [32]byte
+}
+
+// RescanState is a rescan in progress: heights below Next are done, Stop
+// is the last height it scans.
+type RescanState struct {
+	Next, Stop int32
+}
+
+// ChainSnapshot is the chain part of a wallet.
+type ChainSnapshot struct {
+	// Txs are ordered by Seq.
+	Txs []WalletTx
+	// Recent are the last processed blocks, lowest first.
+	Recent []BlockRef
+	// Rescan is the rescan to resume, nil when none.
+	Rescan *RescanState
+	// EventDepths is, per transaction, the highest depth of the confirmed
+	// events logged since it last left the chain (nil when none).
+	EventDepths map[[32]byte]int32
+}
+
+// LoadChain reads the wallet's transactions and chain state.
+func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
+	snap := &ChainSnapshot{}
+	id := s.id
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, time_smart, block_hash,
+			block_height, block_time, block_index FROM wallet_txs WHERE wallet_id = $1 ORDER BY seq`, func(rows pgx.Rows) error {
+			var t WalletTx
+			var txid, hash []byte
+			var height, bindex *int32
+			var btime *int64
+			if err := rows.Scan(&txid, &t.Seq, &t.Raw, &t.TimeReceived, &t.TimeSmart, &hash, &height, &btime, &bindex); err != nil {
+				return err
+			}
+			copy(t.TxID[:], txid)
+			t.Height = -1
+			if height != nil {
+				t.Height = *height
+				copy(t.BlockHash[:], hash)
+				if btime != nil {
+					t.BlockTime = *btime
+				}
+				if bindex != nil {
+					t.BlockIndex = *bindex
+				}
+			}
+			snap.Txs = append(snap.Txs, t)
+			return nil
+		}, id)
+		if err != nil {
+			return err
+		}
+		err = queryRows(ctx, tx, "read chain state", "SELECT height, hash FROM chain_blocks WHERE wallet_id = $1 ORDER BY height",
+			func(rows pgx.Rows) error {
+				var b BlockRef
+				var hash []byte
+				if err := rows.Scan(&b.Height, &hash); err != nil {
+					return err
+				}
+				copy(b.Hash[:], hash)
+				snap.Recent = append(snap.Recent, b)
+				return nil
+			}, id)
+		if err != nil {
+			return err
+		}
+		var rs RescanState
+		err = tx.QueryRow(ctx, "SELECT next_height, stop_height FROM rescan WHERE wallet_id = $1", id).Scan(&rs.Next, &rs.Stop)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+		case err != nil:
+			return storeErr(ErrDatabase, "read rescan state", err)
+		default:
+			snap.Rescan = &rs
+		}
+		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
+			WHERE wallet_id = $1 AND kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
+				WHERE r.wallet_id = e.wallet_id AND r.txid = e.txid AND r.kind = 'reorged' AND r.cursor > e.cursor)
+			GROUP BY txid`, func(rows pgx.Rows) error {
+			var txid []byte
+			var d int32
+			if err := rows.Scan(&txid, &d); err != nil {
+				return err
+			}
+			if snap.EventDepths == nil {
+				snap.EventDepths = map[[32]byte]int32{}
+			}
+			snap.EventDepths[[32]byte(txid)] = d
+			return nil
+		}, id)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+// blockArgs returns the block columns of w, all NULL for an unconfirmed
+// transaction.
+func blockArgs(w WalletTx) (hash, height, btime, bindex any) {
+	if w.Height >= 0 {
+		return w.BlockHash[:], w.Height, w.BlockTime, w.BlockIndex
+	}
+	return nil, nil, nil, nil
+}
+
+// PutWalletTx inserts a transaction or updates its block, and returns its
+// sequence number (new on insert, kept on update, as are the times).
+func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
+	hash, height, btime, bindex := blockArgs(w)
+	var seq int64
+	err := t.tx.QueryRow(t.ctx, `INSERT INTO wallet_txs (wallet_id, txid, seq, raw, time_received, time_smart,
+		block_hash, block_height, block_time, block_index) VALUES ($1, $2,
+		(SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (wallet_id, txid) DO UPDATE SET raw = excluded.raw, block_hash = excluded.block_hash,
+		block_height = excluded.block_height, block_time = excluded.block_time, block_index = excluded.block_index
+		RETURNING seq`, t.wid, w.TxID[:], w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex).Scan(&seq)
+	if err != nil {
+		return 0, storeErr(ErrDatabase, "write transaction", err)
+	}
+	return seq, nil
+}
+
+// UnconfirmAbove removes the block of every transaction confirmed above
+// height.
+func (t *Tx) UnconfirmAbove(height int32) error {
+	return t.exec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
+		block_time = NULL, block_index = NULL WHERE wallet_id = $1 AND block_height > $2`, height)
+}
+
+// DeleteWalletTx removes a transaction; removing an unknown one is not an
+// error.
+func (t *Tx) DeleteWalletTx(txid [32]byte) error {
+	return t.exec("delete transaction", "DELETE FROM wallet_txs WHERE wallet_id = $1 AND txid = $2", txid[:])
+}
+
+// SetRecentBlocks replaces the recorded chain state.
+func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
+	if err := t.exec("write chain state", "DELETE FROM chain_blocks WHERE wallet_id = $1"); err != nil {
+		return err
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	heights := make([]int32, len(blocks))
+	hashes := make([][]byte, len(blocks))
+	for i, b := range blocks {
+		heights[i] = b.Height
+		hashes[i] = append([]byte(nil), b.Hash[:]...)
+	}
+	return t.exec("write chain state", `INSERT INTO chain_blocks (wallet_id, height, hash)
+		SELECT $1, h, x FROM unnest($2::integer[], $3::bytea[]) AS u (h, x)`, heights, hashes)
+}
+
+// SetRescan records a rescan in progress; nil removes the record.
+func (t *Tx) SetRescan(rs *RescanState) error {
+	if rs == nil {
+		return t.exec("write rescan state", "DELETE FROM rescan WHERE wallet_id = $1")
+	}
+	return t.exec("write rescan state", `INSERT INTO rescan (wallet_id, next_height, stop_height) VALUES ($1, $2, $3)
+		ON CONFLICT (wallet_id) DO UPDATE SET next_height = excluded.next_height, stop_height = excluded.stop_height`,
+		rs.Next, rs.Stop)
+}
+
+// Event is one entry of the wallet's event log; Height is -1 when the
+// transaction has no block.
+type Event struct {
+	Cursor    int64
+	Kind      string
+	TxID      [32]byte
+	Depth     int32
+	Height    int32
+	BlockHash [32]byte
+	Time      int64
+}
+
+// AppendEvent adds an event and returns its cursor, the wallet's next.
+func (t *Tx) AppendEvent(e Event) (int64, error) {
+	var cursor int64
+	if err := t.tx.QueryRow(t.ctx, "UPDATE wallets SET event_cursor = event_cursor + 1 WHERE id = $1 RETURNING event_cursor",
+		t.wid).Scan(&cursor); err != nil {
+		return 0, storeErr(ErrDatabase, "write event", err)
+	}
+	e.Cursor = cursor
+	return cursor, t.putEvent(e)
+}
+
+// PutEvent adds an event with the cursor it carries (a restore keeps the
+// cursors of the backup); later appends continue after the highest.
+func (t *Tx) PutEvent(e Event) error {
+	if err := t.exec("write event", "UPDATE wallets SET event_cursor = greatest(event_cursor, $2) WHERE id = $1",
+		e.Cursor); err != nil {
+		return err
+	}
+	return t.putEvent(e)
+}
+
+func (t *Tx) putEvent(e Event) error {
+	var height, hash any
+	if e.Height >= 0 {
+		height, hash = e.Height, e.BlockHash[:]
+	}
+	return t.exec("write event", `INSERT INTO wallet_events (wallet_id, cursor, kind, txid, depth, block_height,
+		block_hash, time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.Cursor, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time)
+}
+
+// Events returns at most limit events whose cursor is above after, in
+// cursor order.
+func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, error) {
+	var out []Event
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		return queryRows(ctx, tx, "read events", `SELECT cursor, kind, txid, depth, block_height, block_hash, time
+			FROM wallet_events WHERE wallet_id = $1 AND cursor > $2 ORDER BY cursor LIMIT $3`, func(rows pgx.Rows) error {
+			var e Event
+			var txid, hash []byte
+			var height *int32
+			if err := rows.Scan(&e.Cursor, &e.Kind, &txid, &e.Depth, &height, &hash, &e.Time); err != nil {
+				return err
+			}
+			copy(e.TxID[:], txid)
+			e.Height = -1
+			if height != nil {
+				e.Height = *height
+				copy(e.BlockHash[:], hash)
+			}
+			out = append(out, e)
+			return nil
+		}, s.id, after, limit)
+	})
+	return out, err
+}
