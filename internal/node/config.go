@@ -43,8 +43,8 @@ var options = map[string]optKind{
 	"chainrpcuser": optString, "chainrpcpassword": optString,
 	"chainrpccookiefile": optString, "chainrpccert": optString, "chainpoll": optInt,
 	"wallet": optList, "keypool": optInt, "addresstype": optString,
-	"changetype": optString,
-	"walletrbf":  optBool, "txconfirmtarget": optInt, "spendzeroconfchange": optBool,
+	"changetype": optString, "walletdb": optString,
+	"walletrbf": optBool, "txconfirmtarget": optInt, "spendzeroconfchange": optBool,
 	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
@@ -148,6 +148,9 @@ type WalletConfig struct {
 	// EventDepths are the -eventconfirmations depths the event logs
 	// report, ascending.
 	EventDepths []int32
+	// DB is -walletdb: "" for SQLite files in the wallets folder, or a
+	// postgres:// URL of the PostgreSQL database holding the wallets.
+	DB string
 }
 
 // LogConfig holds the logging options.
@@ -478,6 +481,13 @@ func LoadConfig(argv []string) (*Config, error) {
 	if w.EventDepths, err = eventDepths(all.str("eventconfirmations", "1,6")); err != nil {
 		return nil, err
 	}
+	switch db := all.str("walletdb", ""); {
+	case db == "" || db == "sqlite":
+	case strings.HasPrefix(db, "postgres://") || strings.HasPrefix(db, "postgresql://"):
+		w.DB = db
+	default:
+		return nil, fmt.Errorf("invalid -walletdb: must be sqlite or a postgres:// URL")
+	}
 	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := all[name]
 		if !ok || len(v) == 0 {
@@ -631,6 +641,10 @@ Wallets:
   -eventconfirmations=<n>[,<n>...]
                         confirmation depths the wallet event log reports
                         (default 1,6)
+  -walletdb=sqlite|postgres://<user>:<password>@<host>:<port>/<database>
+                        where wallets are kept: one SQLite file per wallet
+                        in the wallets folder (default), or a PostgreSQL
+                        database holding many wallets
   -walletnotify=<cmd>   run cmd through the shell when a wallet transaction
                         comes in or changes (%s txid, %w wallet name, %b block
                         hash or "unconfirmed", %h block height or -1)

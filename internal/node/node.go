@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/descwallet/descwallet/internal/pgstore"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/rpc/methods"
 	"github.com/descwallet/descwallet/internal/safego"
@@ -40,6 +41,7 @@ type Node struct {
 	srv   *rpc.Server
 	wlt   *wallet.Manager
 	chain *walletscan.Service // nil when offline
+	pg    *pgstore.DB         // nil unless -walletdb names PostgreSQL
 	notif *notifier           // nil without -walletnotify and -blocknotify
 	hooks *webhook.Dispatcher // nil without -eventwebhook
 	lns   []net.Listener
@@ -159,10 +161,18 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	if opts.DeprecatedRPC == nil {
 		opts = wallet.DefaultOptions()
 	}
+	var opener wallet.Opener = walletdb.Opener{Log: n.logs.Logger(SubStore)}
+	if cfg.Wallet.DB != "" {
+		if n.pg, err = pgstore.Connect(ctx, cfg.Wallet.DB); err != nil {
+			return err
+		}
+		opener = walletdb.PGOpener{DB: n.pg, Root: filepath.Join(cfg.NetDir, "wallets"),
+			Namespace: cfg.Network.Name, Log: n.logs.Logger(SubStore)}
+	}
 	mcfg := wallet.ManagerConfig{
 		NetDir:      cfg.NetDir,
 		Net:         cfg.Network.Params,
-		Opener:      walletdb.Opener{Log: n.logs.Logger(SubStore)},
+		Opener:      opener,
 		Keypool:     cfg.Wallet.Keypool,
 		Now:         now,
 		Log:         n.logs.Logger(SubWallet),
@@ -339,6 +349,10 @@ func (n *Node) release() {
 			n.log.Error("closing wallets", "err", err)
 		}
 		n.wlt = nil
+	}
+	if n.pg != nil {
+		n.pg.Close()
+		n.pg = nil
 	}
 	n.notif.stop()
 	n.notif = nil

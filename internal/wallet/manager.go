@@ -145,11 +145,13 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 
 	dir := m.walletPath(name)
 	dbPath := filepath.Join(dir, DatabaseFile)
-	if _, err := os.Stat(dbPath); err == nil {
+	if m.dbExists(ctx, dbPath) {
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. "+err.Error())
+	if _, ok := m.cfg.Opener.(Catalog); !ok {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. "+err.Error())
+		}
 	}
 	real, ok := m.claimDir(dir, name)
 	if !ok {
@@ -164,7 +166,7 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 		if errors.Is(err, ErrStoreLocked) {
 			return nil, nil, lockedErr(err)
 		}
-		if _, serr := os.Stat(dbPath); serr == nil && !errors.Is(err, fs.ErrNotExist) {
+		if m.dbExists(ctx, dbPath) && !errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to create database path '" + dir + "'. Database already exists."}
 		}
 		return nil, nil, storageErr(err)
@@ -304,13 +306,23 @@ func (m *Manager) Load(ctx context.Context, name string, loadOnStartup *bool) (*
 
 func (m *Manager) open(ctx context.Context, name string) (*Wallet, string, error) {
 	dir := m.walletPath(name)
-	st, err := os.Stat(dir)
-	if err != nil || !st.IsDir() {
-		return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
-	}
 	dbPath := filepath.Join(dir, DatabaseFile)
-	if _, err := os.Stat(dbPath); err != nil {
-		return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Data is not in recognized format.")
+	if cat, ok := m.cfg.Opener.(Catalog); ok {
+		found, err := cat.Exists(ctx, dbPath)
+		if err != nil {
+			return nil, "", storageErr(err)
+		}
+		if !found {
+			return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
+		}
+	} else {
+		st, err := os.Stat(dir)
+		if err != nil || !st.IsDir() {
+			return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Path does not exist.")
+		}
+		if _, err := os.Stat(dbPath); err != nil {
+			return nil, "", walletErr(ErrNotFound, "Wallet file verification failed. Failed to load database path '"+dir+"'. Data is not in recognized format.")
+		}
 	}
 	// The same folder under another name (an absolute path, a symbolic
 	// link) is the same wallet: Core's SQLite lock refuses it.
@@ -418,6 +430,24 @@ func (m *Manager) Resolve(name string, fromURI bool) (*Wallet, error) {
 func (m *Manager) ListDir() ([]string, error) {
 	root := m.WalletsDir()
 	var names []string
+	if cat, ok := m.cfg.Opener.(Catalog); ok {
+		paths, err := cat.List(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range paths {
+			rel, err := filepath.Rel(root, filepath.Dir(p))
+			if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				continue
+			}
+			if rel == "." {
+				rel = ""
+			}
+			names = append(names, filepath.ToSlash(rel))
+		}
+		sort.Strings(names)
+		return names, nil
+	}
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if path == root && errors.Is(err, fs.ErrNotExist) {
@@ -602,9 +632,12 @@ func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnSt
 	}
 	dir := m.walletPath(name)
 	dbPath := filepath.Join(dir, DatabaseFile)
-	if _, err := os.Stat(dbPath); err == nil {
+	if m.dbExists(ctx, dbPath) {
 		m.release(name)
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+	}
+	if cat, ok := m.cfg.Opener.(Catalog); ok {
+		return m.restoreCatalog(ctx, cat, name, dir, dbPath, backupFile, loadOnStartup)
 	}
 	_, statErr := os.Stat(dir)
 	madeDir := errors.Is(statErr, fs.ErrNotExist)
@@ -636,6 +669,41 @@ func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnSt
 		return nil, nil, err
 	}
 	return w, warnings, nil
+}
+
+// restoreCatalog is Restore into a Catalog: the catalog copies the backup
+// in, and a wallet that then fails to load is removed again.
+func (m *Manager) restoreCatalog(ctx context.Context, cat Catalog, name, dir, dbPath, backupFile string, loadOnStartup *bool) (*Wallet, []string, error) {
+	err := cat.Restore(ctx, dbPath, backupFile)
+	m.release(name)
+	if err != nil {
+		if errors.Is(err, ErrStoreLocked) {
+			return nil, nil, lockedErr(err)
+		}
+		if errors.Is(err, ErrBackupFormat) {
+			return nil, nil, &Error{Kind: ErrWallet, Err: err, Description: "Wallet file verification failed. Failed to load database path '" + dir + "'. Data is not in recognized format."}
+		}
+		return nil, nil, storageErr(err)
+	}
+	w, warnings, err := m.Load(ctx, name, loadOnStartup)
+	if err != nil {
+		if !errors.Is(err, ErrAlreadyLoaded) && !isLocked(err) {
+			cat.Remove(ctx, dbPath)
+		}
+		return nil, nil, err
+	}
+	return w, warnings, nil
+}
+
+// dbExists reports whether a wallet database is at dbPath: a file, or
+// for a Catalog a database it knows.
+func (m *Manager) dbExists(ctx context.Context, dbPath string) bool {
+	if cat, ok := m.cfg.Opener.(Catalog); ok {
+		found, err := cat.Exists(ctx, dbPath)
+		return err == nil && found
+	}
+	_, err := os.Stat(dbPath)
+	return err == nil
 }
 
 // isLocked reports whether err is the refusal of a database open
@@ -696,6 +764,9 @@ func syncDir(path string) error {
 // follows encryption), so that no overwritten secret waits on disk for the
 // wallet's next load. It returns the paths it could not clean.
 func (m *Manager) Recover(ctx context.Context) map[string]error {
+	if cat, ok := m.cfg.Opener.(Catalog); ok {
+		return cat.RecoverAll(ctx)
+	}
 	root := m.WalletsDir()
 	failures := map[string]error{}
 	filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {

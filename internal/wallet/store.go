@@ -147,3 +147,29 @@ type Snapshot struct {
 	// otherwise.
 	MasterKey *MasterKeyRecord
 }
+
+// Catalog is implemented by an Opener whose databases are not files at
+// their paths (PostgreSQL, where a path stands for a wallet's name): the
+// manager then asks it, not the file system, whether a database exists,
+// which ones there are, how to restore a backup file into one and how to
+// clean up after a crash.
+type Catalog interface {
+	// Exists reports whether a database is at path.
+	Exists(ctx context.Context, path string) (bool, error)
+	// List returns the paths of the databases there are.
+	List(ctx context.Context) ([]string, error)
+	// Restore makes a database at path (which must not exist) holding
+	// the content of a backup file, a wallet file as Store.Backup
+	// writes them; a file that is not one gives an error wrapping
+	// ErrBackupFormat.
+	Restore(ctx context.Context, path, backupFile string) error
+	// Remove deletes the database at path unless it is open.
+	Remove(ctx context.Context, path string) error
+	// RecoverAll does Opener.Recover for every database there is and
+	// returns the paths it could not clean.
+	RecoverAll(ctx context.Context) map[string]error
+}
+
+// ErrBackupFormat is wrapped by Catalog.Restore's error when the backup
+// file is not a wallet file.
+var ErrBackupFormat = errors.New("backup file is not a wallet file")
