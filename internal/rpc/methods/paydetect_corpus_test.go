@@ -57,7 +57,7 @@ func TestSpendCorpusPaymentDetection(t *testing.T) {
 				t.Fatal("no payment-detection step in the scenario")
 			}
 			ran += checked
-			replayWalletScenario(t, keep)
+			replayWalletScenario(t, keep, "sqlite")
 		})
 	}
 	if ran < 40 {

@@ -30,6 +30,13 @@ func newSpendNode(t testing.TB, dir string) *walletNode {
 // -deprecatedrpc names.
 func newOptionsNode(t testing.TB, dir string, kv map[string]string, deprecated []string) *walletNode {
 	t.Helper()
+	return newOptionsNodeOn(t, dir, kv, deprecated, walletdb.Opener{})
+}
+
+// newOptionsNodeOn is newOptionsNode with the wallets on the store of
+// opener.
+func newOptionsNodeOn(t testing.TB, dir string, kv map[string]string, deprecated []string, opener wallet.Opener) *walletNode {
+	t.Helper()
 	opts, _, err := wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := kv[name]
 		return v, ok
@@ -38,7 +45,7 @@ func newOptionsNode(t testing.TB, dir string, kv map[string]string, deprecated [
 		t.Fatal(err)
 	}
 	mgr := wallet.NewManager(wallet.ManagerConfig{
-		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{},
+		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: opener,
 		Options: &opts,
 	})
 	d := &Deps{Net: &chaincfg.RegressionNetParams, Wallets: mgr}
@@ -85,28 +92,32 @@ func TestSpendCorpus(t *testing.T) {
 	if len(file.Scenarios) < 5 {
 		t.Fatalf("only %d spend.json scenarios", len(file.Scenarios))
 	}
-	ran, total := 0, 0
-	pending := map[testvec.Feature]int{}
-	for _, sc := range file.Scenarios {
-		total += len(sc.Steps)
-		t.Run(sc.ID, func(t *testing.T) {
-			dir := t.TempDir()
-			n := newSpendNode(t, dir)
-			defer n.mgr.Close()
-			for i, st := range sc.Steps {
-				if f, ok := testvec.Pending(spendStepID(sc.ID, i)); ok {
-					pending[f]++
-					continue
-				}
-				ran++
-				replaySpendStep(t, n, dir, i, st.Wallet, st.Method, st.Params, st.Expect)
+	for _, kind := range corpusStores {
+		t.Run(kind, func(t *testing.T) {
+			ran, total := 0, 0
+			pending := map[testvec.Feature]int{}
+			for _, sc := range file.Scenarios {
+				total += len(sc.Steps)
+				t.Run(sc.ID, func(t *testing.T) {
+					dir := t.TempDir()
+					n := newOptionsNodeOn(t, dir, map[string]string{"fallbackfee": "0.0001"}, nil, storeOpener(t, dir, kind))
+					defer n.mgr.Close()
+					for i, st := range sc.Steps {
+						if f, ok := testvec.Pending(spendStepID(sc.ID, i)); ok {
+							pending[f]++
+							continue
+						}
+						ran++
+						replaySpendStep(t, n, dir, i, st.Wallet, st.Method, st.Params, st.Expect)
+					}
+				})
 			}
+			for f, k := range pending {
+				t.Logf("%d steps pending on %s", k, f)
+			}
+			t.Logf("%d of %d steps ran", ran, total)
 		})
 	}
-	for f, k := range pending {
-		t.Logf("%d steps pending on %s", k, f)
-	}
-	t.Logf("%d of %d steps ran", ran, total)
 }
 
 // replaySpendStep sends one step and compares the reply with Core's.

@@ -45,8 +45,15 @@ func newWalletNode(t testing.TB, dir string) *walletNode {
 // default).
 func newWalletNodeKeypool(t testing.TB, dir string, keypool int) *walletNode {
 	t.Helper()
+	return newWalletNodeOn(t, dir, keypool, walletdb.Opener{})
+}
+
+// newWalletNodeOn is newWalletNodeKeypool with the wallets on the store
+// of opener.
+func newWalletNodeOn(t testing.TB, dir string, keypool int, opener wallet.Opener) *walletNode {
+	t.Helper()
 	mgr := wallet.NewManager(wallet.ManagerConfig{
-		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{},
+		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: opener,
 		Keypool: keypool,
 	})
 	d := &Deps{Net: &chaincfg.RegressionNetParams, Wallets: mgr}
@@ -102,28 +109,33 @@ func (n *walletNode) call(t testing.TB, path, method string, params json.RawMess
 }
 
 // TestWalletCorpus replays the recorded wallet scenarios of
-// core_rpc/wallet.json, each on a fresh node.
+// core_rpc/wallet.json, each on a fresh node, on each wallet store.
 func TestWalletCorpus(t *testing.T) {
 	var file struct {
 		Scenarios []walletScenario `json:"scenarios"`
 	}
 	testvec.Load(t, "core_rpc/wallet.json", &file)
-	for _, sc := range file.Scenarios {
-		t.Run(sc.ID, func(t *testing.T) {
-			if f, ok := testvec.Pending(sc.ID); ok {
-				t.Logf("pending on feature %s", f)
-				return
+	for _, kind := range corpusStores {
+		t.Run(kind, func(t *testing.T) {
+			for _, sc := range file.Scenarios {
+				t.Run(sc.ID, func(t *testing.T) {
+					if f, ok := testvec.Pending(sc.ID); ok {
+						t.Logf("pending on feature %s", f)
+						return
+					}
+					replayWalletScenario(t, sc, kind)
+				})
 			}
-			replayWalletScenario(t, sc)
 		})
 	}
 }
 
-// replayWalletScenario runs the steps of one scenario on a fresh node and
-// compares every reply with the recording.
-func replayWalletScenario(t *testing.T, sc walletScenario) {
+// replayWalletScenario runs the steps of one scenario on a fresh node with
+// its wallets on the store kind and compares every reply with the
+// recording.
+func replayWalletScenario(t *testing.T, sc walletScenario, kind string) {
 	dir := t.TempDir()
-	n := newWalletNode(t, dir)
+	n := newWalletNodeOn(t, dir, 0, storeOpener(t, dir, kind))
 	defer n.mgr.Close()
 	for i, st := range sc.Steps {
 		got := n.call(t, walletPath(st.Wallet), st.Method, st.Params)
