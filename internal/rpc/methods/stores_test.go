@@ -24,6 +24,7 @@ var (
 	pgOnce sync.Once
 	pgDB   *pgstore.DB
 	pgErr  error
+	pgDSN  string
 	// pgSpace numbers the namespaces of the nodes on the shared
 	// database, so that each node sees only its own wallets.
 	pgSpace atomic.Int64
@@ -43,6 +44,7 @@ func storeOpener(t testing.TB, dir, kind string) wallet.Opener {
 	}
 	pgOnce.Do(func() {
 		dsn := pgtest.DSN(t)
+		pgDSN = dsn
 		pgDB, pgErr = pgstore.Connect(context.Background(), dsn)
 		if pgErr == nil {
 			db := pgDB
