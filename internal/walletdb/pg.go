@@ -228,6 +228,7 @@ type pgdb struct {
 var (
 	_ wallet.Store      = pgdb{}
 	_ wallet.ChainStore = pgdb{}
+	_ wallet.EventStore = pgdb{}
 )
 
 func (d pgdb) debug(msg string, args ...any) {
