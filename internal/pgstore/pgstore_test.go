@@ -504,3 +504,49 @@ func TestRewrite(t *testing.T) {
 		t.Fatal("the table file still holds the overwritten secret")
 	}
 }
+
+// TestDeliveryCursor: a target without a row stands at 0; a stored cursor
+// survives a reopen, moves only forward, and is per wallet and target.
+func TestDeliveryCursor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := connect(t)
+	var stores []*Store
+	for _, name := range []string{"a", "b"} {
+		s, err := db.Create(ctx, "n", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Publish(ctx)
+		stores = append(stores, s)
+	}
+	get := func(s *Store, target string) int64 {
+		t.Helper()
+		c, err := s.DeliveryCursor(ctx, target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	if c := get(stores[0], "http://127.0.0.1:1/a"); c != 0 {
+		t.Fatalf("new target at %d", c)
+	}
+	for _, c := range []int64{5, 9, 7} {
+		if err := stores[0].SetDeliveryCursor(ctx, "http://127.0.0.1:1/a", c, 1700000000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := stores[1].SetDeliveryCursor(ctx, "http://127.0.0.1:1/a", 2, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	stores[0].Close()
+	s, err := db.Open(ctx, "n", "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	defer stores[1].Close()
+	if a, b, c := get(s, "http://127.0.0.1:1/a"), get(stores[1], "http://127.0.0.1:1/a"), get(s, "http://127.0.0.1:1/b"); a != 9 || b != 2 || c != 0 {
+		t.Fatalf("after reopen: a at %d (want 9), other wallet at %d (want 2), other target at %d (want 0)", a, b, c)
+	}
+}

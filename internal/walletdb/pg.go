@@ -226,9 +226,10 @@ type pgdb struct {
 }
 
 var (
-	_ wallet.Store      = pgdb{}
-	_ wallet.ChainStore = pgdb{}
-	_ wallet.EventStore = pgdb{}
+	_ wallet.Store         = pgdb{}
+	_ wallet.ChainStore    = pgdb{}
+	_ wallet.EventStore    = pgdb{}
+	_ wallet.DeliveryStore = pgdb{}
 )
 
 func (d pgdb) debug(msg string, args ...any) {
@@ -444,3 +445,13 @@ func (t pgTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
 }
 
 func (t pgTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(pgstore.Event(e)) }
+
+// DeliveryCursor reads where a delivery target stands in the event log.
+func (d pgdb) DeliveryCursor(ctx context.Context, target string) (int64, error) {
+	return d.s.DeliveryCursor(ctx, target)
+}
+
+// SetDeliveryCursor records a delivery target's acknowledged cursor.
+func (d pgdb) SetDeliveryCursor(ctx context.Context, target string, cursor int64) error {
+	return d.s.SetDeliveryCursor(ctx, target, cursor, time.Now().Unix())
+}
