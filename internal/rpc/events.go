@@ -251,7 +251,7 @@ func (s *Server) longPoll(ctx context.Context, name string, q eventQuery, evs []
 			case <-timer.C:
 				break wait
 			case <-ctx.Done():
-				if s.stopped.Load() {
+				if s.ctx.Err() != nil {
 					break wait // shutting down: answer what there is
 				}
 				return reply{abort: true} // the client hung up

@@ -478,3 +478,54 @@ func TestEventStreamStalledReader(t *testing.T) {
 	// deadline.
 	testEventually(t, func() bool { return s.streams.Load() == 0 })
 }
+
+// TestEventStreamEnds: over net/http (the http.Handler path) the stream
+// works the same; unloading the wallet ends it with an error event in
+// Core's error shape; a long poll waiting at shutdown answers what it has.
+func TestEventStreamEnds(t *testing.T) {
+	t.Parallel()
+	feed := newMemFeed("w")
+	feed.add("w", 2)
+	s, _ := newTestServer(t, Config{Events: feed})
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/wallet/w/events?after=1", nil)
+	req.Header.Set("Authorization", goodAuth)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Type") != "text/event-stream" {
+		t.Fatalf("content type %q", resp.Header.Get("Content-Type"))
+	}
+	rd := bufio.NewReader(resp.Body)
+	if evs := readSSE(t, rd, 1); evs[0].id != "2" {
+		t.Fatalf("events %+v", evs)
+	}
+	// Unload: the wallet's channel closes and it is gone.
+	feed.mu.Lock()
+	delete(feed.logs, "w")
+	close(feed.ch["w"])
+	feed.mu.Unlock()
+	evs := readSSE(t, rd, 1)
+	if evs[0].event != "error" || evs[0].data != `{"code":-18,"message":"Requested wallet does not exist or is not loaded"}` {
+		t.Fatalf("end of stream %+v", evs)
+	}
+	if _, err := rd.ReadByte(); err != io.EOF {
+		t.Fatalf("stream not ended: %v", err)
+	}
+
+	// A long poll over the HTTP/1.1 front end, answered at shutdown.
+	feed = newMemFeed("v")
+	s2, _ := newTestServer(t, Config{Events: feed})
+	l := listenRaw(t, s2)
+	c := dial(t, l.addr)
+	c.send("GET /wallet/v/events?wait=60 HTTP/1.1\r\nAuthorization: " + goodAuth + "\r\n\r\n")
+	testEventually(t, func() bool { return s2.streams.Load() == 1 })
+	go s2.Shutdown(context.Background())
+	if r, body := c.reply("GET"); r.StatusCode != 200 || body != "[]\n" {
+		t.Fatalf("long poll at shutdown: %d %q", r.StatusCode, body)
+	}
+	<-l.served
+}
