@@ -127,6 +127,15 @@ func openStreamConn(t *testing.T, addr, path string, hdr map[string]string) (*ht
 	return resp, bufio.NewReader(resp.Body), c
 }
 
+// openStreamConnNoHead sends the GET without waiting for an answer (a
+// long poll answers only later).
+func openStreamConnNoHead(t *testing.T, addr, path string) (*http.Response, *bufio.Reader, *rawConn) {
+	t.Helper()
+	c := dial(t, addr)
+	c.send("GET " + path + " HTTP/1.1\r\nHost: x\r\nAuthorization: " + goodAuth + "\r\n\r\n")
+	return nil, nil, c
+}
+
 // TestEventStreamSSE: the stream sends the log after the cursor in the
 // text/event-stream format (id = cursor, event = kind, data = the JSON),
 // then new events as they are appended; Last-Event-ID wins over ?after=.
@@ -347,6 +356,11 @@ func TestEventStreamBounds(t *testing.T) {
 	}
 	// Hanging up frees the slot.
 	c1.c.Close()
+	testEventually(t, func() bool { return s.streams.Load() == 1 })
+	// A long poll whose client hangs up frees its slot too.
+	_, _, c3 := openStreamConnNoHead(t, addr, "/wallet/w/events?wait=60")
+	testEventually(t, func() bool { return s.streams.Load() == 2 })
+	c3.c.Close()
 	testEventually(t, func() bool { return s.streams.Load() == 1 })
 	// Shutdown ends the other stream.
 	go s.Shutdown(context.Background())
