@@ -46,6 +46,19 @@
 // archives are out of reach of any client: encrypt a wallet before giving
 // it keys, as with Core.
 //
+// # Several nodes
+//
+// The groundwork for nodes sharing a database: ReserveIndexes hands out a
+// descriptor's derivation indexes with one UPDATE ... RETURNING, so two
+// nodes never give the same address; OpenShared opens a wallet without
+// its open lock, for nodes that serve it together; Exclusive runs a
+// wallet's operations that must not overlap (imports, rescans, encryption,
+// spending) under a transaction-scoped advisory lock, one node at a time;
+// TryLeader and WaitLeader hold a named leadership (the chain follower)
+// on a session of its own, which a node loses, and another takes, as
+// soon as the server sees the session end. The wallet does not use them
+// yet: it keeps its state in memory and opens its database exclusively.
+//
 // # Errors
 //
 // Failures are *Error values of the errkind pattern with kinds ErrExists,

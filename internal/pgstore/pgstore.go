@@ -414,6 +414,7 @@ type Store struct {
 	mu      sync.Mutex // serialises Update, Publish, Rewrite and Close
 	pending bool       // made by Create and not yet published
 	closed  bool
+	shared  bool // opened by OpenShared: holds no open lock
 }
 
 // Name returns the wallet's name.
@@ -452,7 +453,9 @@ func (s *Store) Close() error {
 			err = storeErr(ErrDatabase, "remove unfinished wallet", e)
 		}
 	}
-	s.db.unlock(s.id)
+	if !s.shared {
+		s.db.unlock(s.id)
+	}
 	return err
 }
 
@@ -564,7 +567,9 @@ func (s *Store) Remove(ctx context.Context) error {
 	}
 	_, err := s.db.pool.Exec(ctx, "DELETE FROM wallets WHERE id = $1", s.id)
 	s.closed = true
-	s.db.unlock(s.id)
+	if !s.shared {
+		s.db.unlock(s.id)
+	}
 	if err != nil {
 		return storeErr(ErrDatabase, "remove wallet", err)
 	}
