@@ -172,10 +172,13 @@ func TestStalledReadersDoNotSlowTheNode(t *testing.T) {
 	t.Logf("RPC getbalances median: %v healthy, %v stalled (%d and %d samples, %.2fx); block processing median: %v healthy, %v stalled (%.2fx)",
 		ma, mb, len(rpcA), len(rpcB), float64(mb)/float64(ma), ba, bb, float64(bb)/float64(ba))
 	t.Logf("phases %v and %v; RPC max %v healthy, %v stalled; blocks %v / %v", durA, durB, slices.Max(rpcA), slices.Max(rpcB), blocksA, blocksB)
-	if mb > 3*ma+20*time.Millisecond {
+	// Generous bounds, for a shared machine's noise: a reader holding up
+	// the node would cost seconds (a stalled post waits 10 s, a stalled
+	// stream write the -rpcservertimeout of 30 s).
+	if mb > 5*ma+100*time.Millisecond {
 		t.Errorf("RPC median %v while stalled, %v before", mb, ma)
 	}
-	if bb > 3*ba+500*time.Millisecond {
+	if bb > 5*ba+2*time.Second {
 		t.Errorf("block processing median %v while stalled, %v before", bb, ba)
 	}
 
