@@ -96,13 +96,21 @@ const corpusKeypool = 5
 // TestImportDescriptorsCorpus replays the importdescriptors calls of Core's
 // functional test in order, on a node with its -keypool, each wallet
 // created with the options the test used, and checks every element's
-// success, error and warnings.
+// success, error and warnings; on each wallet store.
 func TestImportDescriptorsCorpus(t *testing.T) {
 	var corpus importCorpus
 	testvec.Load(t, "importdescriptors_rpc.json", &corpus)
 	sort.SliceStable(corpus.Cases, func(i, j int) bool { return corpus.Cases[i].Order < corpus.Cases[j].Order })
+	for _, kind := range corpusStores {
+		t.Run(kind, func(t *testing.T) { replayImportCorpus(t, corpus, kind) })
+	}
+}
+
+// replayImportCorpus replays the corpus on a fresh node with its wallets
+// on the store kind.
+func replayImportCorpus(t *testing.T, corpus importCorpus, kind string) {
 	dir := t.TempDir()
-	n := newWalletNodeKeypool(t, dir, corpusKeypool)
+	n := newWalletNodeOn(t, dir, corpusKeypool, storeOpener(t, dir, kind))
 	defer n.mgr.Close()
 	keys := placeholderKeys{}
 	created := map[string]bool{}
