@@ -45,27 +45,37 @@ type Server struct {
 // binDir finds the folder holding initdb and postgres: PATH first, then
 // the newest /usr/lib/postgresql/*/bin.
 func binDir() (string, error) {
-	if p, err := exec.LookPath("initdb"); err == nil {
-		dir := filepath.Dir(p)
-		if _, err := os.Stat(filepath.Join(dir, "postgres")); err == nil {
+	return findBinDir(os.Getenv("PATH"), "/usr/lib/postgresql/*/bin")
+}
+
+// findBinDir is binDir over a PATH value and a pattern of versioned
+// folders.
+func findBinDir(path, pattern string) (string, error) {
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			continue
+		}
+		if isFile(filepath.Join(dir, "initdb")) && isFile(filepath.Join(dir, "postgres")) {
 			return dir, nil
 		}
 	}
-	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	dirs, _ := filepath.Glob(pattern)
 	sort.Slice(dirs, func(i, j int) bool {
 		vi, _ := strconv.Atoi(filepath.Base(filepath.Dir(dirs[i])))
 		vj, _ := strconv.Atoi(filepath.Base(filepath.Dir(dirs[j])))
 		return vi > vj
 	})
 	for _, d := range dirs {
-		if _, err := os.Stat(filepath.Join(d, "initdb")); err != nil {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(d, "postgres")); err == nil {
+		if isFile(filepath.Join(d, "initdb")) && isFile(filepath.Join(d, "postgres")) {
 			return d, nil
 		}
 	}
 	return "", errors.New(InstallHint)
+}
+
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // runAs returns the credential to run the server with: none when the
