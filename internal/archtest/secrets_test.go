@@ -67,9 +67,10 @@ var secretRoots = []string{
 // library's ECDSA signers, which invert the nonce with them. Any use of
 // math/big, or of hdkeychain (math/big on private keys), counts too.
 var variableTime = map[string]bool{
-	"internal/secp.InvertField": true,
-	"internal/secp.ToAffine":    true,
-	"internal/secp.VerifyECDSA": true,
+	"internal/secp.InvertField":      true,
+	"internal/secp.ToAffine":         true,
+	"internal/secp.VerifyECDSA":      true,
+	"internal/secp.VerifyECDSABatch": true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseValNonConst": true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseNonConst":    true,
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.Sign":                       true,
@@ -82,18 +83,22 @@ var variableTime = map[string]bool{
 // values only, whose running time may therefore depend on their inputs:
 // the walk from the secret roots does not enter them. Each takes only
 // public types (a signature or hash as bytes, a public key), which the
-// test checks, and only the values named here: sign.verifyECDSA verifies
-// a finished signature (DER bytes, the signature hash, the public key)
-// with secp.VerifyECDSA, the variable-time verifier.
+// test checks, and only the values named here: sign.verifyECDSA and
+// sign.verifyECDSABatch verify finished signatures (DER bytes, the
+// signature hashes, the public keys) with secp.VerifyECDSA and
+// secp.VerifyECDSABatch, the variable-time verifiers.
 var publicInputs = map[string]bool{
-	"internal/sign.verifyECDSA": true,
+	"internal/sign.verifyECDSA":      true,
+	"internal/sign.verifyECDSABatch": true,
 }
 
 // publicParamTypes are the parameter types a publicInputs function may
 // take.
 var publicParamTypes = map[string]bool{
-	"[]byte": true,
-	"*github.com/decred/dcrd/dcrec/secp256k1/v4.PublicKey": true,
+	"[]byte":   true,
+	"[][]byte": true,
+	"*github.com/decred/dcrd/dcrec/secp256k1/v4.PublicKey":   true,
+	"[]*github.com/decred/dcrd/dcrec/secp256k1/v4.PublicKey": true,
 }
 
 var variableTimePkgs = []string{"math/big", "github.com/btcsuite/btcd/btcutil/v2/hdkeychain"}

@@ -22,7 +22,7 @@ import (
 // value, so a table holds 2^(w-2) odd multiples.
 const (
 	windowP = 5
-	windowG = 10
+	windowG = 12
 )
 
 // affinePoint is a point in affine coordinates (never the point at
@@ -45,37 +45,39 @@ func (p *jacPoint) setAffine(a *affinePoint) {
 	p.inf = false
 }
 
-// double sets p = 2a (a may be p). With y = 0 (no such point on
-// secp256k1) the result would be the point at infinity.
+// double sets p = 2a (a may be p). No point of secp256k1 has y = 0 (the
+// group has odd order), so only the point at infinity doubles to itself.
 func (p *jacPoint) double(a *jacPoint) {
-	if a.inf || a.y.isZero() {
+	if a.inf {
 		p.inf = true
 		return
 	}
-	// A = Y², B = 4·X·A, C = 8·A², D = 3·X²,
-	// X3 = D² - 2B, Y3 = D·(B - X3) - C, Z3 = 2·Y·Z.
-	var yy, b, c, d, t fe
-	yy.sqr(&a.y)
-	b.mul(&a.x, &yy)
-	b.double(&b)
-	b.double(&b)
-	c.sqr(&yy)
-	c.double(&c)
-	c.double(&c)
-	c.double(&c)
-	d.sqr(&a.x)
-	t.double(&d)
-	d.add(&d, &t)
+	// A = X², B = Y², C = B², D = 2·((X + B)² - A - C), E = 3·A,
+	// X3 = E² - 2·D, Y3 = E·(D - X3) - 8·C, Z3 = 2·Y·Z.
+	var aa, bb, cc, d, e, t fe
+	aa.sqr(&a.x)
+	bb.sqr(&a.y)
+	cc.sqr(&bb)
+	d.add(&a.x, &bb)
+	d.sqr(&d)
+	d.sub(&d, &aa)
+	d.sub(&d, &cc)
+	d.double(&d)
+	e.double(&aa)
+	e.add(&e, &aa)
 	var z3 fe
 	z3.mul(&a.y, &a.z)
 	p.z.double(&z3)
 	var x3 fe
-	x3.sqr(&d)
-	t.double(&b)
+	x3.sqr(&e)
+	t.double(&d)
 	x3.sub(&x3, &t)
-	t.sub(&b, &x3)
-	p.y.mul(&d, &t)
-	p.y.sub(&p.y, &c)
+	t.sub(&d, &x3)
+	p.y.mul(&e, &t)
+	cc.double(&cc)
+	cc.double(&cc)
+	cc.double(&cc)
+	p.y.sub(&p.y, &cc)
 	p.x = x3
 	p.inf = false
 }
@@ -210,13 +212,18 @@ func toAffineBatch(pts []jacPoint, out []affinePoint, prefix []fe) {
 // oddMultiples sets out to P, 3P, 5P, ..., (2·len(out) - 1)P in affine
 // form; pts and prefix are scratch space of len(out) elements.
 func oddMultiples(p *affinePoint, out []affinePoint, pts []jacPoint, prefix []fe) {
+	oddMultiplesJacobian(p, pts)
+	toAffineBatch(pts, out, prefix)
+}
+
+// oddMultiplesJacobian sets pts to P, 3P, 5P, ... in Jacobian form.
+func oddMultiplesJacobian(p *affinePoint, pts []jacPoint) {
 	pts[0].setAffine(p)
 	var d jacPoint
 	d.double(&pts[0])
 	for i := 1; i < len(pts); i++ {
 		pts[i].add(&pts[i-1], &d)
 	}
-	toAffineBatch(pts, out, prefix)
 }
 
 // gTables are the odd multiples of G and of λ·G = (β·Gx, Gy), built on
@@ -346,7 +353,7 @@ func wnaf(s *secp256k1.ModNScalar, w uint, out *[maxNAF]int16) int {
 		return v[i>>6] >> (i & 63) & 1
 	}
 	bitsAt := func(i int, n uint) uint64 {
-		// n <= 8 bits from position i (zero beyond 256).
+		// n < 64 bits from position i (zero beyond 256).
 		var r uint64
 		if i < 256 {
 			r = v[i>>6] >> (i & 63)
@@ -382,25 +389,100 @@ func VerifyECDSA(r, s *secp256k1.ModNScalar, hash []byte, pub *secp256k1.PublicK
 	if r.IsZero() || s.IsZero() {
 		return false
 	}
-	var e, w, u1, u2 secp256k1.ModNScalar
-	e.SetByteSlice(hash)
+	var w secp256k1.ModNScalar
 	w.InverseValNonConst(s)
-	u1.Mul2(&e, &w)
-	u2.Mul2(r, &w)
 
-	// The odd multiples of P and λ·P.
-	var q secp256k1.JacobianPoint
-	pub.AsJacobian(&q)
-	var pa affinePoint
-	pa.x.setFieldVal(&q.X)
-	pa.y.setFieldVal(&q.Y)
-	var tp [2][1 << (windowP - 2)]affinePoint
+	// The odd multiples of P.
+	var tp [1 << (windowP - 2)]affinePoint
 	var scratchP [1 << (windowP - 2)]jacPoint
 	var scratchF [1 << (windowP - 2)]fe
-	oddMultiples(&pa, tp[0][:], scratchP[:], scratchF[:])
-	for i := range tp[0] {
-		tp[1][i].x.mulBeta(&tp[0][i].x)
-		tp[1][i].y = tp[0][i].y
+	var pa affinePoint
+	pubAffine(pub, &pa)
+	oddMultiples(&pa, tp[:], scratchP[:], scratchF[:])
+	return verifyWith(r, &w, hash, &tp)
+}
+
+// ECDSACheck is one signature for VerifyECDSABatch: r, s, the hash and
+// the public key, as VerifyECDSA takes them.
+type ECDSACheck struct {
+	R, S secp256k1.ModNScalar
+	Hash []byte
+	Pub  *secp256k1.PublicKey
+}
+
+// VerifyECDSABatch sets ok[i] to what VerifyECDSA answers for checks[i],
+// for each i. Every signature is verified on its own, and a bad one fails
+// alone; the batch only shares the two inversions of each verification
+// (s⁻¹ modulo n, and the affine form of the public key's odd multiples):
+// one of each for the whole batch. ok must be as long as checks.
+func VerifyECDSABatch(checks []ECDSACheck, ok []bool) {
+	var valid []int
+	for i := range checks {
+		ok[i] = false
+		if !checks[i].R.IsZero() && !checks[i].S.IsZero() {
+			valid = append(valid, i)
+		}
+	}
+	m := len(valid)
+	if m == 0 {
+		return
+	}
+
+	// s⁻¹ for each: prefix products, one inversion, and each inverse
+	// from its neighbours' products.
+	prefix := make([]secp256k1.ModNScalar, m)
+	for j, i := range valid {
+		prefix[j] = checks[i].S
+		if j > 0 {
+			prefix[j].Mul(&prefix[j-1])
+		}
+	}
+	ws := make([]secp256k1.ModNScalar, m)
+	var inv secp256k1.ModNScalar
+	inv.InverseValNonConst(&prefix[m-1])
+	for j := m - 1; j > 0; j-- {
+		ws[j].Mul2(&inv, &prefix[j-1])
+		inv.Mul(&checks[valid[j]].S)
+	}
+	ws[0] = inv
+
+	// Every key's odd multiples, to affine form together.
+	const size = 1 << (windowP - 2)
+	pts := make([]jacPoint, m*size)
+	aff := make([]affinePoint, m*size)
+	for j, i := range valid {
+		var pa affinePoint
+		pubAffine(checks[i].Pub, &pa)
+		oddMultiplesJacobian(&pa, pts[j*size:(j+1)*size])
+	}
+	toAffineBatch(pts, aff, make([]fe, m*size))
+
+	for j, i := range valid {
+		ok[i] = verifyWith(&checks[i].R, &ws[j], checks[i].Hash, (*[size]affinePoint)(aff[j*size:]))
+	}
+}
+
+// pubAffine sets a to the public key's point.
+func pubAffine(pub *secp256k1.PublicKey, a *affinePoint) {
+	var q secp256k1.JacobianPoint
+	pub.AsJacobian(&q)
+	a.x.setFieldVal(&q.X)
+	a.y.setFieldVal(&q.Y)
+}
+
+// verifyWith is the verification of a signature with r ≠ 0 and w = s⁻¹
+// of hash, by the key whose odd multiples are tp.
+func verifyWith(r, w *secp256k1.ModNScalar, hash []byte, tp *[1 << (windowP - 2)]affinePoint) bool {
+	var e, u1, u2 secp256k1.ModNScalar
+	e.SetByteSlice(hash)
+	u1.Mul2(&e, w)
+	u2.Mul2(r, w)
+
+	// λ·P's odd multiples: (β·x, y).
+	var tl [1 << (windowP - 2)]affinePoint
+	for i := range tp {
+		tl[i].x.mulBeta(&tp[i].x)
+		tl[i].y = tp[i].y
 	}
 	tg := gTables()
 
@@ -418,7 +500,7 @@ func VerifyECDSA(r, s *secp256k1.ModNScalar, hash []byte, pub *secp256k1.PublicK
 		}
 		lens[i] = wnaf(&halves[i], wd, &nafs[i])
 	}
-	tables := [4][]affinePoint{tg[0][:], tg[1][:], tp[0][:], tp[1][:]}
+	tables := [4][]affinePoint{tg[0][:], tg[1][:], tp[:], tl[:]}
 	top := max(lens[0], lens[1], lens[2], lens[3])
 
 	var acc jacPoint

@@ -211,6 +211,50 @@ func TestVerifyECDSAPointEdges(t *testing.T) {
 	}
 }
 
+// TestVerifyECDSABatch checks that a batch answers, check by check, what
+// VerifyECDSA answers, for batches of 1 to 40 mixing valid signatures
+// with altered ones, zero r or s, wrong keys and repeated keys.
+func TestVerifyECDSABatch(t *testing.T) {
+	for _, n := range []int{1, 2, 5, 40} {
+		checks := make([]ECDSACheck, n)
+		for i := range checks {
+			priv := secp256k1.PrivKeyFromBytes(hashed(i%7, "batch key"))
+			hash := hashed(n, i, "batch msg")
+			r, s := sigParts(ecdsa.Sign(priv, hash))
+			c := ECDSACheck{R: r, S: s, Hash: hash, Pub: priv.PubKey()}
+			switch i % 6 {
+			case 1:
+				c.Hash = hashed(n, i, "other")
+			case 2:
+				c.S = secp256k1.ModNScalar{}
+			case 3:
+				c.Pub = secp256k1.PrivKeyFromBytes(hashed(i, "wrong")).PubKey()
+			case 4:
+				c.R = secp256k1.ModNScalar{}
+			}
+			checks[i] = c
+		}
+		ok := make([]bool, n)
+		for i := range ok {
+			ok[i] = i%2 == 0 // overwritten
+		}
+		VerifyECDSABatch(checks, ok)
+		valid := 0
+		for i, c := range checks {
+			want := VerifyECDSA(&c.R, &c.S, c.Hash, c.Pub)
+			if ok[i] != want || want != libraryVerify(&c.R, &c.S, c.Hash, c.Pub) {
+				t.Fatalf("batch %d check %d: batch %v, alone %v", n, i, ok[i], want)
+			}
+			if want {
+				valid++
+			}
+		}
+		if valid == 0 {
+			t.Fatalf("batch %d: no valid signature met", n)
+		}
+	}
+}
+
 // FuzzVerifyECDSA compares VerifyECDSA with the library's verifier. The
 // input is a key seed, a message, r and s, and a mode byte: odd modes sign
 // the message with the key first (so that valid signatures are met) and
@@ -257,6 +301,14 @@ func FuzzVerifyECDSA(f *testing.F) {
 		want := libraryVerify(&r, &s, hash, pub)
 		if got != want {
 			t.Fatalf("VerifyECDSA %v, library %v", got, want)
+		}
+		// The same check in a batch, beside a valid signature.
+		h2 := hashed(hash, "second")
+		r2, s2 := sigParts(ecdsa.Sign(priv, h2))
+		ok := make([]bool, 2)
+		VerifyECDSABatch([]ECDSACheck{{R: r, S: s, Hash: hash, Pub: pub}, {R: r2, S: s2, Hash: h2, Pub: pub}}, ok)
+		if ok[0] != want || !ok[1] {
+			t.Fatalf("VerifyECDSABatch %v, library %v", ok, want)
 		}
 	})
 }

@@ -80,6 +80,30 @@ func verifyECDSA(der, hash []byte, pub *secp256k1.PublicKey) bool {
 	return secp.VerifyECDSA(&r, &s, hash, pub)
 }
 
+// verifyECDSABatch reports, for each i, whether ders[i] is a valid
+// signature of hashes[i] by pubs[i], as verifyECDSA does, each on its own
+// but sharing the verifications' inversions (secp.VerifyECDSABatch). Like
+// verifyECDSA it is variable time and takes public inputs only.
+func verifyECDSABatch(ders, hashes [][]byte, pubs []*secp256k1.PublicKey) []bool {
+	checks := make([]secp.ECDSACheck, 0, len(ders))
+	idx := make([]int, 0, len(ders))
+	out := make([]bool, len(ders))
+	for i, der := range ders {
+		sig, err := ecdsa.ParseDERSignature(der)
+		if err != nil {
+			continue
+		}
+		checks = append(checks, secp.ECDSACheck{R: sig.R(), S: sig.S(), Hash: hashes[i], Pub: pubs[i]})
+		idx = append(idx, i)
+	}
+	ok := make([]bool, len(checks))
+	secp.VerifyECDSABatch(checks, ok)
+	for j, i := range idx {
+		out[i] = ok[j]
+	}
+	return out
+}
+
 // signECDSA makes Core's ECDSA signature (unverified; see SignECDSA).
 func signECDSA(d *secp256k1.ModNScalar, hash []byte, f *faults) []byte {
 	var dBytes [32]byte
@@ -226,6 +250,9 @@ func signECDSABatch(jobs []ecdsaJob, f *faults) {
 		inv = secp.InvertScalar(&prefix[len(done)-1])
 	}
 	defer inv.Zero()
+	var made []int
+	var ders, hashes [][]byte
+	var pubs []*secp256k1.PublicKey
 	for j := len(done) - 1; j >= 0; j-- {
 		i := done[j]
 		var kinv secp256k1.ModNScalar
@@ -250,8 +277,16 @@ func signECDSABatch(jobs []ecdsaJob, f *faults) {
 		}
 		der := ecdsa.NewSignature(&st[i].r, &s).Serialize()
 		f.signature(der)
-		if verifyECDSA(der, jobs[i].hash, jobs[i].pub) {
-			jobs[i].der = der
+		made = append(made, i)
+		ders = append(ders, der)
+		hashes = append(hashes, jobs[i].hash)
+		pubs = append(pubs, jobs[i].pub)
+	}
+
+	// Each signature verified with its public key.
+	for j, ok := range verifyECDSABatch(ders, hashes, pubs) {
+		if ok {
+			jobs[made[j]].der = ders[j]
 		}
 	}
 
