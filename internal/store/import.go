@@ -1,5 +1,10 @@
 package store
 
+import (
+	"context"
+	"database/sql"
+)
+
 // PutEvent adds an event with the cursor it carries, for a copy of
 // another wallet's log (a restore keeps the cursors its clients hold);
 // AppendEvent continues after the highest cursor.
@@ -10,4 +15,36 @@ func (t *Tx) PutEvent(e Event) error {
 	}
 	return t.exec("write event", `INSERT INTO wallet_events (cursor, kind, txid, depth, block_height,
 		block_hash, time) VALUES (?, ?, ?, ?, ?, ?, ?)`, e.Cursor, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time)
+}
+
+// Delivery is where one delivery target stands in the event log.
+type Delivery struct {
+	Target string
+	Cursor int64
+	Time   int64
+}
+
+// Deliveries returns every delivery target's position, for a copy of the
+// wallet.
+func (s *Store) Deliveries(ctx context.Context) ([]Delivery, error) {
+	var out []Delivery
+	err := s.view(ctx, func(tx *sql.Tx) error {
+		return queryRows(ctx, tx, "read delivery cursors", "SELECT target, cursor, time FROM event_deliveries ORDER BY target",
+			func(rows *sql.Rows) error {
+				var d Delivery
+				if err := rows.Scan(&d.Target, &d.Cursor, &d.Time); err != nil {
+					return err
+				}
+				out = append(out, d)
+				return nil
+			})
+	})
+	return out, err
+}
+
+// PutDelivery sets a delivery target's position, for a copy of another
+// wallet.
+func (t *Tx) PutDelivery(d Delivery) error {
+	return t.exec("write delivery cursor", `INSERT INTO event_deliveries (target, cursor, time) VALUES (?, ?, ?)
+		ON CONFLICT (target) DO UPDATE SET cursor = excluded.cursor, time = excluded.time`, d.Target, d.Cursor, d.Time)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/descwallet/descwallet/internal/pgstore"
 	"github.com/descwallet/descwallet/internal/store"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -16,6 +17,14 @@ import (
 type copyTx interface {
 	wallet.ChainStoreTx
 	PutEvent(e wallet.EventRecord) error
+	PutDelivery(d delivery) error
+}
+
+// delivery is where one event delivery target (a webhook) stands.
+type delivery struct {
+	Target string
+	Cursor int64
+	Time   int64
 }
 
 // copySource is a wallet database read whole.
@@ -23,6 +32,7 @@ type copySource interface {
 	Load(ctx context.Context) (*wallet.Snapshot, error)
 	LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error)
 	Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, error)
+	deliveries(ctx context.Context) ([]delivery, error)
 }
 
 // copySink is a wallet database written in one transaction.
@@ -33,8 +43,8 @@ type copySink interface {
 // transfer copies everything src holds into the empty dst in one
 // transaction: settings, descriptors and their (possibly sealed) secrets,
 // script chunks, active descriptors, address book, locks, used scripts,
-// master key, transactions in their order, chain state, rescan state and
-// the event log with its cursors.
+// master key, transactions in their order, chain state, rescan state, the
+// event log with its cursors and the delivery targets' positions in it.
 func transfer(ctx context.Context, src copySource, dst copySink) error {
 	snap, err := src.Load(ctx)
 	if err != nil {
@@ -55,6 +65,10 @@ func transfer(ctx context.Context, src copySource, dst copySink) error {
 		}
 		events = append(events, page...)
 		after = page[len(page)-1].Cursor
+	}
+	dels, err := src.deliveries(ctx)
+	if err != nil {
+		return err
 	}
 	return dst.update(ctx, func(tx copyTx) error {
 		for k, v := range snap.Meta {
@@ -117,6 +131,11 @@ func transfer(ctx context.Context, src copySource, dst copySink) error {
 		}
 		for _, e := range events {
 			if err := tx.PutEvent(e); err != nil {
+				return err
+			}
+		}
+		for _, d := range dels {
+			if err := tx.PutDelivery(d); err != nil {
 				return err
 			}
 		}
@@ -197,3 +216,25 @@ func (d db) update(ctx context.Context, fn func(copyTx) error) error {
 }
 
 func (t chainTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(store.Event(e)) }
+
+func (t chainTxn) PutDelivery(d delivery) error { return t.tx.PutDelivery(store.Delivery(d)) }
+
+func (d db) deliveries(ctx context.Context) ([]delivery, error) {
+	ds, err := d.s.Deliveries(ctx)
+	out := make([]delivery, len(ds))
+	for i, x := range ds {
+		out[i] = delivery(x)
+	}
+	return out, err
+}
+
+func (t pgTxn) PutDelivery(d delivery) error { return t.tx.PutDelivery(pgstore.Delivery(d)) }
+
+func (d pgdb) deliveries(ctx context.Context) ([]delivery, error) {
+	ds, err := d.s.Deliveries(ctx)
+	out := make([]delivery, len(ds))
+	for i, x := range ds {
+		out[i] = delivery(x)
+	}
+	return out, err
+}
