@@ -34,7 +34,11 @@
 // the remnant of a creator that died. An open wallet holds a session
 // advisory lock (one session per DB holds the locks of all its wallets),
 // so the same wallet is never open twice, in this process or on another
-// node (ErrLocked).
+// node (ErrLocked). The lock session is checked every two seconds while
+// wallets are open; when it was lost (a server restart, a broken
+// connection) a new one takes the locks again, and a wallet whose lock
+// another node took in between refuses every write (ErrLocked) until it
+// is closed.
 //
 // Rewrite rebuilds the tables that hold secrets (VACUUM FULL) so that no
 // dead row version of an overwritten secret (a private key before

@@ -10,10 +10,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/descwallet/descwallet/internal/safego"
 )
 
 //go:embed migrations/*.sql
@@ -42,7 +45,17 @@ type DB struct {
 	// server's advisory locks are reentrant within a session, so a second
 	// open from this process is refused here.
 	open map[int64]bool
+	// lost holds the open wallets whose lock another session took while
+	// this DB's lock session was gone: their Stores refuse to write.
+	lost map[int64]bool
+
+	stopWatch chan struct{}
+	watchDone chan struct{}
 }
+
+// lockCheckInterval is how often the lock session is checked while
+// wallets are open.
+const lockCheckInterval = 2 * time.Second
 
 // Connect opens a pool of connections to the database named by dsn (a
 // postgres:// URL or key=value string) and brings its schema up to date.
@@ -55,7 +68,8 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "connect to database", err)
 	}
-	db := &DB{pool: pool, dsn: dsn, open: map[int64]bool{}}
+	db := &DB{pool: pool, dsn: dsn, open: map[int64]bool{}, lost: map[int64]bool{},
+		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, storeErr(ErrDatabase, "connect to database", err)
@@ -64,17 +78,101 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 		pool.Close()
 		return nil, err
 	}
+	safego.Go("pgstore lock watch", func() error {
+		db.watchLocks(lockCheckInterval)
+		return nil
+	})
 	return db, nil
+}
+
+// watchLocks runs checkLocks every interval until Close.
+func (db *DB) watchLocks(every time.Duration) {
+	defer close(db.watchDone)
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-db.stopWatch:
+			return
+		case <-tick.C:
+			db.checkLocks(context.Background())
+		}
+	}
+}
+
+// checkLocks makes sure that, while wallets are open, the lock session is
+// alive and holds their locks: after it was lost (the server restarted, the
+// connection broke) a new session takes the locks again, and a wallet whose
+// lock another session took meanwhile is marked lost, so that its Store
+// refuses to write.
+func (db *DB) checkLocks(ctx context.Context) {
+	db.lockMu.Lock()
+	defer db.lockMu.Unlock()
+	if len(db.open) == 0 {
+		return
+	}
+	if db.lockConn != nil && !db.lockConn.IsClosed() {
+		pctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		err := db.lockConn.Ping(pctx)
+		cancel()
+		if err == nil {
+			return
+		}
+		db.lockConn.Close(ctx)
+	}
+	db.lockConn = nil
+	db.relock(ctx)
+}
+
+// relock opens a new lock session and takes the open wallets' locks
+// again; lockMu is held.
+func (db *DB) relock(ctx context.Context) error {
+	c, err := pgx.Connect(ctx, db.dsn)
+	if err != nil {
+		return storeErr(ErrDatabase, "connect lock session", err)
+	}
+	for id := range db.open {
+		if db.lost[id] {
+			continue
+		}
+		var ok bool
+		if err := c.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockClass|id).Scan(&ok); err != nil {
+			c.Close(ctx)
+			return storeErr(ErrDatabase, "lock wallet", err)
+		}
+		if !ok {
+			db.lost[id] = true
+		}
+	}
+	db.lockConn = c
+	return nil
+}
+
+// isLost reports whether the lock of the open wallet id was taken by
+// another session.
+func (db *DB) isLost(id int64) bool {
+	db.lockMu.Lock()
+	defer db.lockMu.Unlock()
+	return db.lost[id]
 }
 
 // Close closes the pool and releases the locks of the wallets still open.
 func (db *DB) Close() {
+	db.lockMu.Lock()
+	select {
+	case <-db.stopWatch:
+	default:
+		close(db.stopWatch)
+	}
+	db.lockMu.Unlock()
+	<-db.watchDone
 	db.lockMu.Lock()
 	if db.lockConn != nil {
 		db.lockConn.Close(context.Background())
 		db.lockConn = nil
 	}
 	db.open = map[int64]bool{}
+	db.lost = map[int64]bool{}
 	db.lockMu.Unlock()
 	db.pool.Close()
 }
@@ -204,17 +302,11 @@ func (db *DB) lock(ctx context.Context, id int64) (bool, error) {
 		return false, nil
 	}
 	if db.lockConn == nil || db.lockConn.IsClosed() {
-		if len(db.open) > 0 {
-			// The session that held the other wallets' locks is gone,
-			// and their locks with it: no new lock is handed out until
-			// they are closed.
-			return false, storeErr(ErrDatabase, "lock session lost", nil)
+		// A new session, which takes the locks of the wallets already
+		// open again (none at the first open).
+		if err := db.relock(ctx); err != nil {
+			return false, err
 		}
-		c, err := pgx.Connect(ctx, db.dsn)
-		if err != nil {
-			return false, storeErr(ErrDatabase, "connect lock session", err)
-		}
-		db.lockConn = c
 	}
 	var ok bool
 	if err := db.lockConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockClass|id).Scan(&ok); err != nil {
@@ -234,6 +326,7 @@ func (db *DB) unlock(id int64) {
 		return
 	}
 	delete(db.open, id)
+	delete(db.lost, id)
 	if db.lockConn != nil && !db.lockConn.IsClosed() {
 		db.lockConn.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lockClass|id)
 	}
@@ -467,6 +560,9 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 	defer s.mu.Unlock()
 	if s.closed {
 		return storeErr(ErrDatabase, "database is closed", nil)
+	}
+	if !s.shared && s.db.isLost(s.id) {
+		return storeErr(ErrLocked, "the wallet's lock was taken by another session while this node's lock session was down", nil)
 	}
 	tx, err := s.db.pool.Begin(ctx)
 	if err != nil {

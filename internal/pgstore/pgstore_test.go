@@ -550,3 +550,65 @@ func TestDeliveryCursor(t *testing.T) {
 		t.Fatalf("after reopen: a at %d (want 9), other wallet at %d (want 2), other target at %d (want 0)", a, b, c)
 	}
 }
+
+// TestLockSessionLost kills the session that holds a node's open locks:
+// the node takes them again, except the lock another node took meanwhile,
+// whose Store then refuses to write.
+func TestLockSessionLost(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, dsn := connect(t)
+	b, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var stores []*Store
+	for _, name := range []string{"kept", "taken"} {
+		s, err := a.Create(ctx, "n", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Publish(ctx); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores = append(stores, s)
+	}
+	a.lockMu.Lock()
+	pid := a.lockConn.PgConn().PID()
+	a.lockMu.Unlock()
+	if _, err := b.pool.Exec(ctx, "SELECT pg_terminate_backend($1)", pid); err != nil {
+		t.Fatal(err)
+	}
+	// The other node takes one wallet while the first node's locks are
+	// gone.
+	var taken *Store
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		taken, err = b.Open(ctx, "n", "taken")
+		if err == nil || !errors.Is(err, ErrLocked) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	a.checkLocks(ctx)
+	put := func(s *Store) error {
+		return s.Update(ctx, func(tx *Tx) error { return tx.PutMeta("k", []byte("v")) })
+	}
+	if err := put(stores[0]); err != nil {
+		t.Fatalf("write to the wallet whose lock was taken again: %v", err)
+	}
+	if err := put(stores[1]); !errors.Is(err, ErrLocked) {
+		t.Fatalf("write to the wallet whose lock the other node took: %v", err)
+	}
+	if _, err := b.Open(ctx, "n", "kept"); !errors.Is(err, ErrLocked) {
+		t.Fatalf("the other node opens the wallet locked again: %v", err)
+	}
+	if err := put(taken); err != nil {
+		t.Fatalf("the new holder writes: %v", err)
+	}
+}
