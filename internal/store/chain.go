@@ -51,7 +51,20 @@ type ChainSnapshot struct {
 	// events logged since it last left the chain (none: absent; nil when
 	// there are none).
 	EventDepths map[[32]byte]int32
+	// Marks are the transactions' marks (nil when there are none).
+	Marks map[[32]byte]TxMarks
 }
+
+// TxMarks is what the wallet records of a transaction beyond its block:
+// Core's abandoned state and the fee-bump links (zero hashes: none).
+type TxMarks struct {
+	Abandoned  bool
+	ReplacedBy [32]byte
+	Replaces   [32]byte
+}
+
+// IsZero reports whether m records nothing.
+func (m TxMarks) IsZero() bool { return m == TxMarks{} }
 
 // LoadChain reads the wallet's transactions and chain state.
 func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
@@ -103,6 +116,24 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			return storeErr(ErrDatabase, "read rescan state", err)
 		default:
 			snap.Rescan = &rs
+		}
+		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces
+			FROM wallet_tx_marks`, func(rows *sql.Rows) error {
+			var id, by, rep []byte
+			var m TxMarks
+			if err := rows.Scan(&id, &m.Abandoned, &by, &rep); err != nil {
+				return err
+			}
+			copy(m.ReplacedBy[:], by)
+			copy(m.Replaces[:], rep)
+			if snap.Marks == nil {
+				snap.Marks = map[[32]byte]TxMarks{}
+			}
+			snap.Marks[[32]byte(id)] = m
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
 			WHERE kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
@@ -160,7 +191,27 @@ func (t *Tx) UnconfirmAbove(height int32) error {
 // DeleteWalletTx removes a transaction; removing an unknown one is not an
 // error.
 func (t *Tx) DeleteWalletTx(txid [32]byte) error {
+	if err := t.exec("delete transaction", "DELETE FROM wallet_tx_marks WHERE txid = ?", txid[:]); err != nil {
+		return err
+	}
 	return t.exec("delete transaction", "DELETE FROM wallet_txs WHERE txid = ?", txid[:])
+}
+
+// PutTxMarks records a transaction's marks; zero marks remove its row.
+func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
+	if m.IsZero() {
+		return t.exec("write transaction marks", "DELETE FROM wallet_tx_marks WHERE txid = ?", txid[:])
+	}
+	var by, rep any
+	if m.ReplacedBy != ([32]byte{}) {
+		by = m.ReplacedBy[:]
+	}
+	if m.Replaces != ([32]byte{}) {
+		rep = m.Replaces[:]
+	}
+	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces)
+		VALUES (?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET abandoned = excluded.abandoned,
+		replaced_by = excluded.replaced_by, replaces = excluded.replaces`, txid[:], m.Abandoned, by, rep)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

@@ -24,7 +24,7 @@ func (w *Wallet) NaiveBalance(ctx context.Context, minDepth int64) (Balances, er
 		}
 		var credit int64
 		for i, o := range wt.tx.TxOut {
-			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
+			if c.spent(wire.OutPoint{Hash: wt.txid, Index: uint32(i)}) {
 				continue
 			}
 			if w.IsMine(o.PkScript) {
@@ -38,7 +38,7 @@ func (w *Wallet) NaiveBalance(ctx context.Context, minDepth int64) (Balances, er
 			if depth >= minDepth {
 				b.Trusted += credit
 			}
-		default:
+		case wt.inMempool && !wt.confirmed():
 			b.UntrustedPending += credit
 		}
 	}

@@ -35,8 +35,11 @@ type ChainStoreTx interface {
 	// PutTx inserts a transaction or updates its block; it returns the
 	// transaction's sequence number.
 	PutTx(r TxRecord) (int64, error)
-	// DeleteTx removes an unconfirmed transaction that left the mempool.
+	// DeleteTx removes a transaction (removeprunedfunds), its marks too.
 	DeleteTx(txid [32]byte) error
+	// PutTxMarks records a transaction's marks (abandoned, fee-bump
+	// links); zero marks remove them.
+	PutTxMarks(txid [32]byte, m TxMarks) error
 	// UnconfirmAbove clears the block of every transaction above height.
 	UnconfirmAbove(height int32) error
 	// SetRecentBlocks replaces the recorded last processed blocks.
@@ -113,6 +116,8 @@ type ChainSnapshot struct {
 	// EventDepths is, per transaction, the highest confirmation depth the
 	// event log reported since the transaction last left the chain.
 	EventDepths map[[32]byte]int32
+	// Marks are the transactions' recorded marks.
+	Marks map[[32]byte]TxMarks
 }
 
 // BlockInfo names a block that holds wallet transactions.
@@ -140,6 +145,22 @@ type walletTx struct {
 	// evDepth is the highest confirmation depth reported in the event
 	// log since the transaction last entered a block (0: none).
 	evDepth int32
+	// marks are the recorded abandoned state and fee-bump links.
+	marks TxMarks
+	// inMempool: an unconfirmed transaction the backend's mempool holds
+	// (or the wallet just committed); Core's TxStateInMempool. An
+	// unconfirmed one outside it is inactive (Core's TxStateInactive).
+	inMempool bool
+	// conflictHeight is the lowest height of a block holding a
+	// transaction that spends one of its inputs or an input of one of its
+	// unconfirmed wallet ancestors (Core's TxStateBlockConflicted), -1
+	// for none; mempoolConflicts are the wallet's mempool transactions
+	// doing so (Core's mempool_conflicts). Both are derived
+	// (refreshStates).
+	conflictHeight   int32
+	mempoolConflicts []chainhash.Hash
+	// spending is spends() as refreshStates last saw it.
+	spending bool
 }
 
 func (t *walletTx) confirmed() bool { return t.rec.Height >= 0 }
@@ -154,9 +175,9 @@ type chainData struct {
 	mu    sync.RWMutex
 	txs   map[chainhash.Hash]*walletTx
 	order []*walletTx // by Seq
-	// spentBy is written only through setSpent and clearSpent, which keep
-	// the balance's per-transaction credits right (balance.go).
-	spentBy map[wire.OutPoint]chainhash.Hash
+	// spenders are the wallet transactions spending each outpoint
+	// (Core's mapTxSpends): more than one when they conflict.
+	spenders map[wire.OutPoint][]*walletTx
 	// credMu serializes the readers that fill walletTx.credit.
 	credMu  sync.Mutex
 	recent  []BlockRef
@@ -190,7 +211,7 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 	c := &w.chain
 	c.once.Do(func() {
 		c.txs = map[chainhash.Hash]*walletTx{}
-		c.spentBy = map[wire.OutPoint]chainhash.Hash{}
+		c.spenders = map[wire.OutPoint][]*walletTx{}
 		c.scripts = map[uint32]*scriptCache{}
 		c.nextSeq = 1
 		cs, ok := w.store.(ChainStore)
@@ -208,8 +229,14 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 				continue
 			}
 			wt.evDepth = snap.EventDepths[r.TxID]
+			wt.marks = snap.Marks[r.TxID]
+			// Until the first mempool read says otherwise, an
+			// unconfirmed transaction that was not abandoned is
+			// taken to be in the mempool.
+			wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
 			c.add(wt)
 		}
+		c.refreshStates()
 		c.recent = snap.Recent
 		c.rescan = snap.Rescan
 		if c.loadedFrom > 0 {
@@ -246,9 +273,13 @@ func (c *chainData) add(wt *walletTx) {
 	if wt.rec.Seq >= c.nextSeq {
 		c.nextSeq = wt.rec.Seq + 1
 	}
+	wt.conflictHeight = -1
 	if !wt.coinbase {
 		for _, in := range wt.tx.TxIn {
-			c.setSpent(in.PreviousOutPoint, wt.txid)
+			c.spenders[in.PreviousOutPoint] = append(c.spenders[in.PreviousOutPoint], wt)
+			if p := c.txs[in.PreviousOutPoint.Hash]; p != nil {
+				p.credGen = 0
+			}
 		}
 	}
 }
@@ -394,10 +425,8 @@ func (w *Wallet) unspentOutpoints() []wire.OutPoint {
 	for _, wt := range c.order {
 		for i, out := range wt.tx.TxOut {
 			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
-			if by, spent := c.spentBy[op]; spent {
-				if sp := c.txs[by]; sp != nil && sp.confirmed() {
-					continue
-				}
+			if c.spentInBlock(op) {
+				continue
 			}
 			if w.IsMine(out.PkScript) {
 				ops = append(ops, op)
@@ -438,76 +467,6 @@ func (w *Wallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 	return w.BlockConnected(ctx, BlockInfo{Height: -1}, txs, nil)
 }
 
-// DropUnconfirmed forgets the unconfirmed transactions (coinbases aside)
-// for which inMempool is false: they left the backend's mempool without
-// being mined (replaced, evicted, expired, or dropped by a reorg and not
-// taken back). It returns how many it dropped.
-func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.Hash) bool) (int, error) {
-	if err := w.loadChain(ctx); err != nil {
-		return 0, err
-	}
-	w.importMu.Lock()
-	defer w.importMu.Unlock()
-	c := &w.chain
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	gone := map[chainhash.Hash]bool{}
-	for _, wt := range c.order {
-		if wt.confirmed() || wt.coinbase {
-			continue
-		}
-		if inMempool(wt.txid) {
-			delete(c.committed, wt.txid)
-		} else if !c.committed[wt.txid] {
-			gone[wt.txid] = true
-		}
-	}
-	if len(gone) == 0 {
-		return 0, nil
-	}
-	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
-		for id := range gone {
-			if err := tx.DeleteTx(id); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	kept := c.order[:0]
-	for _, wt := range c.order {
-		if gone[wt.txid] {
-			delete(c.txs, wt.txid)
-			continue
-		}
-		kept = append(kept, wt)
-	}
-	for i := len(kept); i < len(c.order); i++ {
-		c.order[i] = nil
-	}
-	c.order = kept
-	for op, by := range c.spentBy {
-		if gone[by] {
-			c.clearSpent(op)
-		}
-	}
-	// An output spent by both a dropped and a kept transaction stays
-	// spent by the kept one.
-	for _, wt := range c.order {
-		if wt.coinbase {
-			continue
-		}
-		for _, in := range wt.tx.TxIn {
-			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
-				c.setSpent(in.PreviousOutPoint, wt.txid)
-			}
-		}
-	}
-	return len(gone), nil
-}
-
 // BlockConnected records the wallet's transactions of a block, in block
 // order, with their positions in the block (indexes may be nil). Delivering
 // the same block again only updates what changed. Outputs to ranged
@@ -526,6 +485,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 	now := time.Now().Unix()
 
 	var recs []TxRecord
+	var recTxs []*wire.MsgTx
+	// back are known unconfirmed transactions seen in the mempool again.
+	var back []*walletTx
 	used := map[*walletDesc]int64{}
 	c.mu.RLock()
 	for i, tx := range txs {
@@ -546,9 +508,13 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			continue
 		}
 		if blk.Height < 0 {
-			if _, known := c.txs[tx.TxHash()]; known {
+			if old, known := c.txs[tx.TxHash()]; known {
 				// A mempool transaction already recorded, mined
-				// or not: its record stands.
+				// or not: its record stands; an inactive one is
+				// in the mempool again.
+				if !old.confirmed() && !old.inMempool {
+					back = append(back, old)
+				}
 				continue
 			}
 		}
@@ -573,13 +539,31 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			r.TimeSmart = c.smartTime(blk, now, recs)
 		}
 		recs = append(recs, r)
+		recTxs = append(recTxs, tx)
 	}
 	var events []EventRecord
 	for _, r := range recs {
 		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, now)...)
 	}
+	transitions := c.conflictTransitions(recTxs, blk)
+	// Abandonment ends when the transaction is seen again.
+	unabandon := map[chainhash.Hash]TxMarks{}
+	for _, wt := range back {
+		if wt.marks.Abandoned {
+			m := wt.marks
+			m.Abandoned = false
+			unabandon[wt.txid] = m
+		}
+	}
+	for _, r := range recs {
+		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok && old.marks.Abandoned && r.Height >= 0 {
+			m := old.marks
+			m.Abandoned = false
+			unabandon[old.txid] = m
+		}
+	}
 	c.mu.RUnlock()
-	if len(recs) == 0 {
+	if len(recs) == 0 && len(back) == 0 {
 		return nil
 	}
 	newUsed := w.spentScripts(txs)
@@ -659,6 +643,14 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 				return err
 			}
 		}
+		for id, m := range unabandon {
+			if err := tx.PutTxMarks(id, m); err != nil {
+				return err
+			}
+		}
+		if err := w.recordTransitions(tx, transitions, now); err != nil {
+			return err
+		}
 		for _, spk := range newUsed {
 			if err := tx.PutUsedScript(spk); err != nil {
 				return err
@@ -704,6 +696,12 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 				}
 			}
 			old.rec = r
+			if r.Height >= 0 {
+				old.inMempool = false
+			}
+			if m, ok := unabandon[old.txid]; ok {
+				old.marks = m
+			}
 			continue
 		}
 		notices = append(notices, noticeOf(r))
@@ -714,8 +712,16 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if r.Height >= 0 && w.reportsDepth(1) {
 			wt.evDepth = 1
 		}
+		wt.inMempool = r.Height < 0
 		c.add(wt)
 	}
+	for _, wt := range back {
+		wt.inMempool = true
+		if m, ok := unabandon[wt.txid]; ok {
+			wt.marks = m
+		}
+	}
+	c.refreshStates()
 	c.mu.Unlock()
 	w.notifyTxs(notices)
 	w.markUsed(newUsed)
@@ -837,9 +843,14 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
 			wt.evDepth = 0
+			// Back to the mempool, as a node takes the transactions
+			// of disconnected blocks back; the next mempool read
+			// tells.
+			wt.inMempool = !wt.coinbase
 			notices = append(notices, noticeOf(wt.rec))
 		}
 	}
+	c.refreshStates()
 	c.recent = kept
 	return nil
 }

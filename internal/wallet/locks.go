@@ -115,7 +115,7 @@ func (w *Wallet) LockCoins(ctx context.Context, unlock, persistent bool, ops []w
 		if int(op.Index) >= len(wt.tx.TxOut) {
 			return walletErr(ErrInvalidParameter, "Invalid parameter, vout index out of bounds")
 		}
-		if _, spent := c.spentBy[op]; spent {
+		if c.spent(op) {
 			return walletErr(ErrInvalidParameter, "Invalid parameter, expected unspent output")
 		}
 		_, locked := w.locks.m[op]
@@ -268,48 +268,6 @@ func (w *Wallet) IsSpentKey(spk []byte) bool {
 	w.locks.mu.Lock()
 	defer w.locks.mu.Unlock()
 	return w.locks.used[string(spk)]
-}
-
-// AbandonTransaction abandons an unconfirmed wallet transaction that the
-// backend's mempool does not hold (Core's abandontransaction): it and the
-// wallet's transactions spending its outputs, at any depth, leave the
-// wallet, so that the outputs they spent are spendable again. Core keeps
-// them listed as abandoned; this wallet forgets unconfirmed transactions
-// that left the mempool (DropUnconfirmed), so it forgets these too.
-func (w *Wallet) AbandonTransaction(ctx context.Context, txid chainhash.Hash, inMempool func(chainhash.Hash) bool) error {
-	if err := w.loadChain(ctx); err != nil {
-		return err
-	}
-	c := &w.chain
-	c.mu.RLock()
-	wt, ok := c.txs[txid]
-	if !ok {
-		c.mu.RUnlock()
-		return walletErr(ErrInvalidAddressOrKey, "Invalid or non-wallet transaction id")
-	}
-	if wt.confirmed() || wt.coinbase || inMempool(txid) {
-		c.mu.RUnlock()
-		return walletErr(ErrInvalidAddressOrKey, "Transaction not eligible for abandonment")
-	}
-	gone := map[chainhash.Hash]bool{txid: true}
-	for grew := true; grew; {
-		grew = false
-		for _, d := range c.order {
-			if gone[d.txid] || d.confirmed() || d.coinbase {
-				continue
-			}
-			for _, in := range d.tx.TxIn {
-				if gone[in.PreviousOutPoint.Hash] {
-					gone[d.txid] = true
-					grew = true
-					break
-				}
-			}
-		}
-	}
-	c.mu.RUnlock()
-	_, err := w.DropUnconfirmed(ctx, func(h chainhash.Hash) bool { return !gone[h] })
-	return err
 }
 
 // CoinFilter chooses the unspent outputs a spend may select from (Core's

@@ -276,8 +276,8 @@ func TestParseOptions(t *testing.T) {
 }
 
 // TestAbandonTransaction checks Core's eligibility rules and that an
-// abandoned transaction and its wallet descendants leave the wallet,
-// making the outputs they spent unspent again.
+// abandoned transaction and its wallet descendants stay listed as
+// abandoned, the outputs they spent unspent again.
 func TestAbandonTransaction(t *testing.T) {
 	ctx := context.Background()
 	m := newManager(t.TempDir())
@@ -313,7 +313,18 @@ func TestAbandonTransaction(t *testing.T) {
 	if len(u) != 1 || u[0].TxID != fund.TxHash() {
 		t.Fatalf("after: unspent %+v, want the funding output again", u)
 	}
-	if _, err := w.Transaction(ctx, child.TxHash()); err == nil {
-		t.Fatal("the abandoned transaction's child is still in the wallet")
+	for _, id := range []chainhash.Hash{spend.TxHash(), child.TxHash()} {
+		det, err := w.Transaction(ctx, id)
+		if err != nil || !det.Info.Abandoned || det.Info.Confirmations != 0 || *det.Info.Trusted {
+			t.Fatalf("abandoned %s: %+v %v", id, det, err)
+		}
+	}
+	b, _ := w.Balances(ctx)
+	if b.Trusted != 1000 || b.UntrustedPending != 0 {
+		t.Fatalf("balances after abandoning: %+v", b)
+	}
+	// Abandoning again does nothing and succeeds, as in Core.
+	if err := w.AbandonTransaction(ctx, child.TxHash(), none); err != nil {
+		t.Fatal(err)
 	}
 }

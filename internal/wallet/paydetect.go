@@ -406,7 +406,7 @@ func (w *Wallet) AddressGroupings(ctx context.Context) ([][]GroupedAddress, erro
 			if !counts {
 				continue
 			}
-			if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; !spent {
+			if !c.spent(wire.OutPoint{Hash: wt.txid, Index: uint32(i)}) {
 				balances[string(o.PkScript)] += o.Value
 			}
 		}
@@ -473,7 +473,8 @@ func (w *Wallet) RemoveTx(ctx context.Context, txid chainhash.Hash) error {
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.txs[txid]; !ok {
+	gone, ok := c.txs[txid]
+	if !ok {
 		return walletErr(ErrWallet, "Transaction "+txid.String()+" does not belong to this wallet")
 	}
 	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.DeleteTx(txid) }); err != nil {
@@ -488,20 +489,12 @@ func (w *Wallet) RemoveTx(ctx context.Context, txid chainhash.Hash) error {
 	}
 	c.order[len(c.order)-1] = nil
 	c.order = kept
-	for op, by := range c.spentBy {
-		if by == txid {
-			c.clearSpent(op)
+	if !gone.coinbase {
+		for _, in := range gone.tx.TxIn {
+			c.unspend(in.PreviousOutPoint, gone)
 		}
 	}
-	for _, wt := range c.order {
-		if wt.coinbase {
-			continue
-		}
-		for _, in := range wt.tx.TxIn {
-			if _, ok := c.spentBy[in.PreviousOutPoint]; !ok {
-				c.setSpent(in.PreviousOutPoint, wt.txid)
-			}
-		}
-	}
+	delete(c.committed, txid)
+	c.refreshStates()
 	return nil
 }

@@ -56,13 +56,13 @@ func (w *Wallet) SpendCoins(ctx context.Context, skip func(op wire.OutPoint, spk
 	var out []SpendCoin
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
-		if depth < 0 || immature(wt, depth) || (wt.coinbase && depth < 1) {
+		if depth < 0 || immature(wt, depth) || (wt.coinbase && depth < 1) || (depth == 0 && !wt.inMempool) {
 			continue
 		}
 		var safe, fromMe, known bool
 		for i, o := range wt.tx.TxOut {
 			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
-			if _, spent := c.spentBy[op]; spent {
+			if c.spent(op) {
 				continue
 			}
 			if skip != nil && skip(op, o.PkScript) {
@@ -85,7 +85,7 @@ func (w *Wallet) SpendCoins(ctx context.Context, skip func(op wire.OutPoint, spk
 			}
 			if !known {
 				known = true
-				safe = w.trusted(wt, depth)
+				safe = w.trusted(wt, depth) && !(depth == 0 && wt.bumpLinked())
 				fromMe = depth == 0 && w.trustedUnconfirmed(wt, map[chainhash.Hash]bool{}) && len(wt.tx.TxIn) > 0
 			}
 			typ := sz.typ
@@ -199,5 +199,42 @@ func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx) error {
 	}
 	c.committed[tx.TxHash()] = true
 	c.mu.Unlock()
-	return w.MempoolTxs(ctx, []*wire.MsgTx{tx})
+	if err := w.MempoolTxs(ctx, []*wire.MsgTx{tx}); err != nil {
+		return err
+	}
+	// The wallet's mempool transactions it conflicts with leave the
+	// mempool when it enters (it replaces them).
+	id := tx.TxHash()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, in := range tx.TxIn {
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			if s.txid != id && !s.confirmed() && s.inMempool {
+				s.inMempool = false
+				delete(c.committed, s.txid)
+			}
+		}
+	}
+	c.refreshStates()
+	return nil
+}
+
+// RelayFailed tells the wallet that a transaction it committed was not
+// accepted by the backend's mempool (or not relayed, -walletbroadcast=0):
+// it stays in the wallet, inactive, its inputs spent, as Core keeps a
+// transaction its node refused.
+func (w *Wallet) RelayFailed(ctx context.Context, txid chainhash.Hash) {
+	if w.loadChain(ctx) != nil {
+		return
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	wt, ok := c.txs[txid]
+	if !ok || wt.confirmed() {
+		return
+	}
+	delete(c.committed, txid)
+	wt.inMempool = false
+	c.refreshStates()
 }

@@ -12,8 +12,10 @@ import (
 
 // TestCommitTxKeptUntilSeen checks that a transaction the wallet commits
 // is not forgotten by a mempool read that does not show it yet (one taken
-// before the relay), that its input is spent at once, and that once the
-// mempool has shown it, leaving the mempool drops it as any other.
+// before the relay), that its input is spent at once, that once the
+// mempool has shown it, leaving the mempool makes it inactive (kept, its
+// input still spent, as Core), and that abandoning it frees the input
+// until it is seen again.
 func TestCommitTxKeptUntilSeen(t *testing.T) {
 	ctx := context.Background()
 	m := newManager(t.TempDir())
@@ -56,10 +58,36 @@ func TestCommitTxKeptUntilSeen(t *testing.T) {
 	if n, err := w.DropUnconfirmed(ctx, func(h chainhash.Hash) bool { return h == spend.TxHash() }); err != nil || n != 0 {
 		t.Fatalf("dropped %d (%v) with the transaction in the mempool", n, err)
 	}
-	if n, err := w.DropUnconfirmed(ctx, none); err != nil || n != 1 {
-		t.Fatalf("after it left the mempool, dropped %d (%v)", n, err)
+	if n, err := w.MempoolLeft(ctx, none); err != nil || n != 1 {
+		t.Fatalf("after it left the mempool, %d left (%v)", n, err)
+	}
+	// Core keeps it, inactive: its input stays spent, its output is not
+	// spendable (not in the mempool), and it is still listed.
+	if cs := coins(); cs[wire.OutPoint{Hash: fund.TxHash()}] || cs[spendOut] {
+		t.Fatalf("after it left the mempool, coins %v", cs)
+	}
+	if _, err := w.Transaction(ctx, spend.TxHash()); err != nil {
+		t.Fatalf("transaction forgotten after it left the mempool: %v", err)
+	}
+	// Abandoning it frees its input.
+	if err := w.AbandonTransaction(ctx, spend.TxHash(), none); err != nil {
+		t.Fatal(err)
 	}
 	if cs := coins(); !cs[wire.OutPoint{Hash: fund.TxHash()}] || cs[spendOut] {
-		t.Fatalf("after the drop, coins %v", cs)
+		t.Fatalf("after abandoning, coins %v", cs)
+	}
+	det, err := w.Transaction(ctx, spend.TxHash())
+	if err != nil || !det.Info.Abandoned || det.Info.Confirmations != 0 {
+		t.Fatalf("abandoned transaction: %+v %v", det, err)
+	}
+	// Seen in the mempool again, it is no longer abandoned.
+	if _, err := w.MempoolLeft(ctx, func(h chainhash.Hash) bool { return h == spend.TxHash() }); err != nil {
+		t.Fatal(err)
+	}
+	if cs := coins(); cs[wire.OutPoint{Hash: fund.TxHash()}] || !cs[spendOut] {
+		t.Fatalf("back in the mempool, coins %v", cs)
+	}
+	if det, _ := w.Transaction(ctx, spend.TxHash()); det.Info.Abandoned {
+		t.Fatal("still abandoned back in the mempool")
 	}
 }

@@ -55,6 +55,15 @@ type TxInfo struct {
 	WTxID        chainhash.Hash
 	Time         int64
 	TimeReceived int64
+	// WalletConflicts are the other wallet transactions spending one of
+	// its inputs; MempoolConflicts the wallet's mempool transactions
+	// doing so for it or an unconfirmed ancestor (Core's order).
+	WalletConflicts  []chainhash.Hash
+	MempoolConflicts []chainhash.Hash
+	// Abandoned is Core's isAbandoned.
+	Abandoned bool
+	// ReplacedBy and Replaces are bumpfee's links, nil when unset.
+	ReplacedBy, Replaces *chainhash.Hash
 	// Tx is the transaction itself, shared with the wallet: read only.
 	Tx *wire.MsgTx
 }
@@ -98,8 +107,14 @@ func (c *chainData) tipHeight() int32 {
 	return h
 }
 
+// depth is Core's GetTxDepthInMainChain: the confirmations of a mined
+// transaction, minus those of the block conflicting with an unconfirmed
+// one, 0 otherwise.
 func (c *chainData) depth(wt *walletTx, tip int32) int64 {
 	if !wt.confirmed() {
+		if wt.conflictHeight >= 0 {
+			return -(int64(tip-wt.conflictHeight) + 1)
+		}
 		return 0
 	}
 	return int64(tip-wt.rec.Height) + 1
@@ -176,7 +191,9 @@ func (w *Wallet) trustedUnconfirmed(wt *walletTx, known map[chainhash.Hash]bool)
 	if wt.confirmed() || known[wt.txid] {
 		return true
 	}
-	if wt.coinbase || len(wt.tx.TxIn) == 0 {
+	// Conflicted, or outside the mempool (Core trusts its own
+	// unconfirmed transactions only in the mempool).
+	if wt.coinbase || len(wt.tx.TxIn) == 0 || wt.conflictHeight >= 0 || !wt.inMempool {
 		return false
 	}
 	c := &w.chain
@@ -226,10 +243,15 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 		if wt.coinbase && depth < 1 {
 			continue
 		}
-		trusted := w.trusted(wt, depth)
+		// Core's AvailableCoins: not conflicted, at least in the
+		// mempool.
+		if depth < 0 || (depth == 0 && !wt.inMempool) {
+			continue
+		}
+		trusted := w.trusted(wt, depth) && !(depth == 0 && wt.bumpLinked())
 		for i, o := range wt.tx.TxOut {
 			op := wire.OutPoint{Hash: wt.txid, Index: uint32(i)}
-			if _, spent := c.spentBy[op]; spent {
+			if c.spent(op) {
 				continue
 			}
 			if want != nil && !want[string(o.PkScript)] {
@@ -327,7 +349,7 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 		var credit int64
 		if skipUsed {
 			for i, o := range wt.tx.TxOut {
-				if _, spent := c.spentBy[wire.OutPoint{Hash: wt.txid, Index: uint32(i)}]; spent {
+				if c.spent(wire.OutPoint{Hash: wt.txid, Index: uint32(i)}) {
 					continue
 				}
 				if w.IsMine(o.PkScript) && !w.IsSpentKey(o.PkScript) {
@@ -349,7 +371,7 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 			if depth >= minDepth {
 				b.Trusted += credit
 			}
-		default:
+		case wt.inMempool && !wt.confirmed():
 			b.UntrustedPending += credit
 		}
 	}
@@ -371,7 +393,16 @@ func (w *Wallet) TxCount() int {
 func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 	depth := w.chain.depth(wt, tip)
 	in := TxInfo{Confirmations: depth, Generated: wt.coinbase, TxID: wt.txid,
-		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart, Tx: wt.tx}
+		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart, Tx: wt.tx,
+		WalletConflicts: w.chain.conflicts(wt), MempoolConflicts: wt.mempoolConflicts, Abandoned: wt.abandoned()}
+	if wt.marks.ReplacedBy != [32]byte{} {
+		h := chainhash.Hash(wt.marks.ReplacedBy)
+		in.ReplacedBy = &h
+	}
+	if wt.marks.Replaces != [32]byte{} {
+		h := chainhash.Hash(wt.marks.Replaces)
+		in.Replaces = &h
+	}
 	if in.Time == 0 {
 		in.Time = wt.rec.TimeReceived
 	}

@@ -27,6 +27,12 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
 	}
 	out.EventDepths = snap.EventDepths
+	if len(snap.Marks) > 0 {
+		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
+		for id, m := range snap.Marks {
+			out.Marks[id] = wallet.TxMarks(m)
+		}
+	}
 	return out, nil
 }
 
@@ -63,6 +69,10 @@ func (t chainTxn) PutTx(r wallet.TxRecord) (int64, error) {
 }
 
 func (t chainTxn) DeleteTx(txid [32]byte) error { return t.tx.DeleteWalletTx(txid) }
+
+func (t chainTxn) PutTxMarks(txid [32]byte, m wallet.TxMarks) error {
+	return t.tx.PutTxMarks(txid, store.TxMarks(m))
+}
 
 func (t chainTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
 

@@ -578,6 +578,6 @@ func (a *adapter) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 }
 
 func (a *adapter) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash) bool) error {
-	_, err := a.w.DropUnconfirmed(ctx, inMempool)
+	_, err := a.w.MempoolLeft(ctx, inMempool)
 	return err
 }

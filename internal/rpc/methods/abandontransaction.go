@@ -13,8 +13,9 @@ func newAbandonTransaction(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "abandontransaction",
 		Category: walletCategory,
-		Description: "Abandons an unconfirmed wallet transaction that is not in the backend's mempool, with the wallet's " +
-			"transactions that spend it, so that the outputs it spent can be spent again. The wallet forgets them.",
+		Description: "Marks an unconfirmed wallet transaction that is neither in the backend's mempool nor conflicted " +
+			"by a block as abandoned, with the wallet's transactions that spend it, so that the outputs it spent can be " +
+			"spent again. They stay listed with \"abandoned\": true until seen in the mempool or in a block again.",
 		Params: []rpc.Param{
 			{Name: "txid", Type: rpc.TypeString, Description: "The transaction id."},
 		},
@@ -33,17 +34,21 @@ func newAbandonTransaction(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			pool := map[chainhash.Hash]bool{}
+			// A fresh read of the backend's mempool decides; offline,
+			// the wallet's own view does.
+			var inMempool func(chainhash.Hash) bool
 			if d.Chain != nil && d.Chain.Backend() != nil {
 				ids, err := d.Chain.Backend().MempoolTxIDs(ctx)
 				if err != nil {
 					return nil, backendError(err)
 				}
+				pool := make(map[chainhash.Hash]bool, len(ids))
 				for _, id := range ids {
 					pool[id] = true
 				}
+				inMempool = func(h chainhash.Hash) bool { return pool[h] }
 			}
-			if err := w.AbandonTransaction(ctx, txid, func(h chainhash.Hash) bool { return pool[h] }); err != nil {
+			if err := w.AbandonTransaction(ctx, txid, inMempool); err != nil {
 				return nil, MapError(err)
 			}
 			return nil, nil

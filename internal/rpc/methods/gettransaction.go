@@ -85,7 +85,7 @@ func newGetTransaction(d *Deps) *rpc.Method {
 				if e.Fee != nil {
 					f := rpc.Amount(*e.Fee)
 					de.Fee = &f
-					ab := false
+					ab := det.Info.Abandoned
 					de.Abandoned = &ab
 				} else {
 					de.ParentDescs = nonNil(e.ParentDescs)

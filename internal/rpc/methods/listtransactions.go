@@ -3,6 +3,8 @@ package methods
 import (
 	"context"
 
+	"github.com/btcsuite/btcd/chainhash/v2"
+
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -37,6 +39,10 @@ type txJSON struct {
 	Time            int64    `json:"time"`
 	TimeReceived    int64    `json:"timereceived"`
 	Replaceable     string   `json:"bip125-replaceable"`
+	// ReplacedBy and Replaces are bumpfee's links (Core's mapValue,
+	// written in its key order).
+	ReplacedBy string `json:"replaced_by_txid,omitempty"`
+	Replaces   string `json:"replaces_txid,omitempty"`
 }
 
 // toTxJSON builds the transaction fields; rbf answers bip125-replaceable
@@ -44,7 +50,14 @@ type txJSON struct {
 func toTxJSON(in wallet.TxInfo, rbf *rbfCheck) *txJSON {
 	t := &txJSON{Confirmations: in.Confirmations, Generated: in.Generated, Trusted: in.Trusted,
 		TxID: in.TxID.String(), WTxID: in.WTxID.String(), WalletConflicts: []string{},
-		MempoolConflict: []string{}, Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no"}
+		MempoolConflict: hashStrings(in.MempoolConflicts), Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no"}
+	t.WalletConflicts = hashStrings(in.WalletConflicts)
+	if in.ReplacedBy != nil {
+		t.ReplacedBy = in.ReplacedBy.String()
+	}
+	if in.Replaces != nil {
+		t.Replaces = in.Replaces.String()
+	}
 	if in.Confirmed {
 		h, i, bt := in.BlockHeight, in.BlockIndex, in.BlockTime
 		t.BlockHash, t.BlockHeight, t.BlockIndex, t.BlockTime = in.BlockHash.String(), &h, &i, &bt
@@ -54,9 +67,18 @@ func toTxJSON(in wallet.TxInfo, rbf *rbfCheck) *txJSON {
 	return t
 }
 
+// hashStrings writes hashes as Core's hex, an empty array for none.
+func hashStrings(hs []chainhash.Hash) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.String()
+	}
+	return out
+}
+
 func toTxEntry(e wallet.TxEntry, long bool, rbf *rbfCheck) txEntry {
 	out := txEntry{Address: e.Address, ParentDescs: e.ParentDescs, Category: e.Category,
-		Amount: rpc.Amount(e.Amount), Label: e.Label, Vout: e.Vout}
+		Amount: rpc.Amount(e.Amount), Label: e.Label, Vout: e.Vout, Abandoned: e.Info.Abandoned}
 	if e.Category == "receive" || e.Category == "generate" || e.Category == "immature" || e.Category == "orphan" {
 		out.ParentDescs = nonNil(e.ParentDescs)
 	} else {

@@ -268,11 +268,17 @@ func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.
 	if err := w.CommitTx(ctx, tx); err != nil {
 		return MapError(err)
 	}
-	if !w.Options().WalletBroadcast || d.Chain == nil || d.Chain.Backend() == nil {
+	if !w.Options().WalletBroadcast {
+		// Not relayed: kept, inactive, as Core keeps it.
+		w.RelayFailed(ctx, tx.TxHash())
+		return nil
+	}
+	if d.Chain == nil || d.Chain.Backend() == nil {
 		return nil
 	}
 	if _, err := d.Chain.Backend().SendRawTransaction(ctx, tx); err != nil {
 		slog.Warn("transaction cannot be broadcast immediately", "txid", tx.TxHash().String(), "err", err.Error())
+		w.RelayFailed(ctx, tx.TxHash())
 	}
 	return nil
 }

@@ -1,0 +1,530 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"sort"
+	"time"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+)
+
+// This file holds the states of the wallet's unconfirmed transactions as
+// Core keeps them (src/wallet/transaction.h's TxState): in the mempool,
+// inactive (left the mempool; abandoned when abandontransaction said so),
+// conflicted by a block (negative confirmations), with the wallet's
+// conflicting transactions (walletconflicts, mempoolconflicts) and the
+// fee-bump links bumpfee records.
+
+// TxMarks is what the wallet records of a transaction beyond its block:
+// Core's abandoned state and the fee-bump links of its mapValue (zero
+// hashes: none).
+type TxMarks struct {
+	Abandoned  bool
+	ReplacedBy [32]byte
+	Replaces   [32]byte
+}
+
+// TransitionKind names a change of a transaction's state.
+type TransitionKind string
+
+// Transition kinds.
+const (
+	// TransitionConflicted: a block holds a transaction spending one of
+	// its inputs (or an input of one of its unconfirmed ancestors).
+	TransitionConflicted TransitionKind = "conflicted"
+	// TransitionReplaced: a mempool transaction spends one of its inputs
+	// (a replacement, bumpfee's or another's).
+	TransitionReplaced TransitionKind = "replaced"
+	// TransitionAbandoned: abandontransaction marked it abandoned.
+	TransitionAbandoned TransitionKind = "abandoned"
+)
+
+// TxTransition is one transaction's change of state: By is the
+// conflicting or replacing transaction (zero for an abandonment), Height
+// and BlockHash the block holding By for a conflict (-1 and zero
+// otherwise).
+type TxTransition struct {
+	Kind      TransitionKind
+	TxID      chainhash.Hash
+	By        chainhash.Hash
+	Height    int32
+	BlockHash chainhash.Hash
+}
+
+// recordTransitions is the one place where the wallet's state transitions
+// of conflicted, replaced and abandoned transactions pass, called inside
+// the store transaction that records the change that caused them (a block,
+// a mempool transaction, an abandonment), so that whatever it writes
+// commits with that change. It writes nothing yet: the event log is
+// where such transitions go.
+func (w *Wallet) recordTransitions(tx ChainStoreTx, ts []TxTransition, now int64) error {
+	_ = tx
+	_ = now
+	for _, t := range ts {
+		w.debug(w.cfg.Log, "transaction state", "txid", t.TxID.String(), "state", string(t.Kind), "by", t.By.String())
+	}
+	return nil
+}
+
+// refreshStates derives the conflict state of every unconfirmed
+// transaction from the wallet's transactions: the lowest block height of a
+// confirmed transaction spending one of its inputs, and its mempool
+// transactions doing so, each inherited by the descendants (Core's
+// MarkConflicted and mempool_conflicts, which RecursiveUpdateTxState
+// spreads to descendants). The caller holds c.mu for writing.
+func (c *chainData) refreshStates() {
+	done := make(map[*walletTx]bool, len(c.order))
+	var visit func(wt *walletTx)
+	visit = func(wt *walletTx) {
+		if done[wt] {
+			return
+		}
+		done[wt] = true
+		wt.conflictHeight, wt.mempoolConflicts = -1, nil
+		if wt.confirmed() || wt.coinbase {
+			return
+		}
+		var pool map[chainhash.Hash]bool
+		add := func(id chainhash.Hash) {
+			if pool == nil {
+				pool = map[chainhash.Hash]bool{}
+			}
+			pool[id] = true
+		}
+		for _, in := range wt.tx.TxIn {
+			for _, s := range c.spenders[in.PreviousOutPoint] {
+				switch {
+				case s == wt:
+				case s.confirmed():
+					if wt.conflictHeight < 0 || s.rec.Height < wt.conflictHeight {
+						wt.conflictHeight = s.rec.Height
+					}
+				case s.inMempool:
+					add(s.txid)
+				}
+			}
+			if p := c.txs[in.PreviousOutPoint.Hash]; p != nil && !p.confirmed() {
+				visit(p)
+				if p.conflictHeight >= 0 && (wt.conflictHeight < 0 || p.conflictHeight < wt.conflictHeight) {
+					wt.conflictHeight = p.conflictHeight
+				}
+				for _, id := range p.mempoolConflicts {
+					add(id)
+				}
+			}
+		}
+		if len(pool) > 0 {
+			wt.mempoolConflicts = sortedHashes(pool)
+		}
+	}
+	for _, wt := range c.order {
+		visit(wt)
+	}
+	// A transaction that starts or stops counting as spending its
+	// inputs changes its parents' unspent credit (balance.go).
+	for _, wt := range c.order {
+		if s := wt.spends(); s != wt.spending {
+			wt.spending = s
+			c.inputsChanged(wt)
+		}
+	}
+}
+
+// inputsChanged drops the cached unspent credit of the transactions wt
+// spends from. The caller holds c.mu for writing.
+func (c *chainData) inputsChanged(wt *walletTx) {
+	if wt.coinbase {
+		return
+	}
+	for _, in := range wt.tx.TxIn {
+		if p := c.txs[in.PreviousOutPoint.Hash]; p != nil {
+			p.credGen = 0
+		}
+	}
+}
+
+// sortedHashes returns the set's hashes in Core's std::set<Txid> order
+// (the bytes in internal order).
+func sortedHashes(set map[chainhash.Hash]bool) []chainhash.Hash {
+	out := make([]chainhash.Hash, 0, len(set))
+	for h := range set {
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return bytes.Compare(out[i][:], out[j][:]) < 0 })
+	return out
+}
+
+// abandoned reports Core's isAbandoned: marked abandoned and still
+// inactive (neither in a block, in the mempool nor conflicted by a block).
+func (wt *walletTx) abandoned() bool {
+	return wt.marks.Abandoned && !wt.confirmed() && !wt.inMempool && wt.conflictHeight < 0
+}
+
+// bumpLinked reports whether a fee bump replaced wt or wt replaces
+// another: Core's AvailableCoins takes the outputs of such an unconfirmed
+// transaction as unsafe.
+func (wt *walletTx) bumpLinked() bool {
+	return wt.marks.ReplacedBy != [32]byte{} || wt.marks.Replaces != [32]byte{}
+}
+
+// spends reports whether wt counts as spending its inputs (Core's
+// IsSpent): not abandoned, not conflicted by a block or by a mempool
+// transaction.
+func (wt *walletTx) spends() bool {
+	return !wt.abandoned() && wt.conflictHeight < 0 && len(wt.mempoolConflicts) == 0
+}
+
+// spent reports Core's IsSpent for an outpoint: a wallet transaction that
+// counts spends it. The caller holds c.mu.
+func (c *chainData) spent(op wire.OutPoint) bool {
+	for _, s := range c.spenders[op] {
+		if s.spends() {
+			return true
+		}
+	}
+	return false
+}
+
+// unspend removes wt from the spenders of op. The caller holds c.mu for
+// writing.
+func (c *chainData) unspend(op wire.OutPoint, wt *walletTx) {
+	list := c.spenders[op]
+	kept := list[:0]
+	for _, s := range list {
+		if s != wt {
+			kept = append(kept, s)
+		}
+	}
+	if p := c.txs[op.Hash]; p != nil {
+		p.credGen = 0
+	}
+	if len(kept) == 0 {
+		delete(c.spenders, op)
+	} else {
+		c.spenders[op] = kept
+	}
+}
+
+// spentInBlock reports whether a confirmed wallet transaction spends op.
+// The caller holds c.mu.
+func (c *chainData) spentInBlock(op wire.OutPoint) bool {
+	for _, s := range c.spenders[op] {
+		if s.confirmed() {
+			return true
+		}
+	}
+	return false
+}
+
+// conflicts returns Core's GetTxConflicts: the other wallet transactions
+// spending one of wt's inputs, in Core's order. The caller holds c.mu.
+func (c *chainData) conflicts(wt *walletTx) []chainhash.Hash {
+	if wt.coinbase {
+		return nil
+	}
+	var set map[chainhash.Hash]bool
+	for _, in := range wt.tx.TxIn {
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			if s != wt {
+				if set == nil {
+					set = map[chainhash.Hash]bool{}
+				}
+				set[s.txid] = true
+			}
+		}
+	}
+	if set == nil {
+		return nil
+	}
+	return sortedHashes(set)
+}
+
+// descendants returns wt and the unconfirmed wallet transactions spending
+// its outputs, at any depth. The caller holds c.mu.
+func (c *chainData) descendants(wt *walletTx) []*walletTx {
+	seen := map[*walletTx]bool{wt: true}
+	out := []*walletTx{wt}
+	for i := 0; i < len(out); i++ {
+		t := out[i]
+		for n := range t.tx.TxOut {
+			for _, s := range c.spenders[wire.OutPoint{Hash: t.txid, Index: uint32(n)}] {
+				if !seen[s] && !s.confirmed() {
+					seen[s] = true
+					out = append(out, s)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// conflictTransitions returns the transitions txs cause when recorded in
+// block blk (Height -1: the mempool): the other unconfirmed wallet
+// transactions spending their inputs, with their descendants, become
+// conflicted by the block or replaced by the mempool transaction, unless
+// they already were. The caller holds c.mu.
+func (c *chainData) conflictTransitions(txs []*wire.MsgTx, blk BlockInfo) []TxTransition {
+	var out []TxTransition
+	seen := map[*walletTx]bool{}
+	for _, tx := range txs {
+		id := tx.TxHash()
+		if isCoinbase(tx) {
+			continue
+		}
+		for _, in := range tx.TxIn {
+			for _, s := range c.spenders[in.PreviousOutPoint] {
+				if s.txid == id || s.confirmed() {
+					continue
+				}
+				for _, d := range c.descendants(s) {
+					if seen[d] {
+						continue
+					}
+					seen[d] = true
+					t := TxTransition{TxID: d.txid, By: id, Height: -1}
+					switch {
+					case blk.Height >= 0 && d.conflictHeight < 0:
+						t.Kind, t.Height, t.BlockHash = TransitionConflicted, blk.Height, blk.Hash
+					case blk.Height < 0 && len(d.mempoolConflicts) == 0 && d.conflictHeight < 0:
+						t.Kind = TransitionReplaced
+					default:
+						continue
+					}
+					out = append(out, t)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// MempoolLeft takes a complete read of the backend's mempool: the
+// wallet's unconfirmed transactions in it are in the mempool, those
+// outside it left it without being mined (replaced, evicted, expired, or
+// dropped by a reorg and not taken back) and stay in the wallet, inactive,
+// as Core keeps them. A transaction the wallet committed stays in the
+// mempool until a read has shown it there, so that a read taken before
+// the relay does not count it out. It returns how many left.
+func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash) bool) (int, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return 0, err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	left := 0
+	var back []*walletTx
+	for _, wt := range c.order {
+		if wt.confirmed() || wt.coinbase {
+			continue
+		}
+		switch {
+		case inMempool(wt.txid):
+			delete(c.committed, wt.txid)
+			if !wt.inMempool {
+				back = append(back, wt)
+			}
+		case c.committed[wt.txid]:
+		case wt.inMempool:
+			wt.inMempool = false
+			left++
+		}
+	}
+	// Abandonment ends when the transaction is seen again.
+	var marks []*walletTx
+	for _, wt := range back {
+		wt.inMempool = true
+		if wt.marks.Abandoned {
+			marks = append(marks, wt)
+		}
+	}
+	if len(marks) > 0 {
+		err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+			for _, wt := range marks {
+				m := wt.marks
+				m.Abandoned = false
+				if err := tx.PutTxMarks(wt.txid, m); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return 0, err
+		}
+		for _, wt := range marks {
+			wt.marks.Abandoned = false
+		}
+	}
+	if left > 0 || len(back) > 0 {
+		c.refreshStates()
+	}
+	return left, nil
+}
+
+// DropUnconfirmed is MempoolLeft under its former name: the wallet no
+// longer forgets the transactions that left the mempool.
+func (w *Wallet) DropUnconfirmed(ctx context.Context, inMempool func(chainhash.Hash) bool) (int, error) {
+	return w.MempoolLeft(ctx, inMempool)
+}
+
+// AbandonTransaction is Core's abandontransaction: an unconfirmed wallet
+// transaction that is neither in the mempool nor conflicted by a block is
+// marked abandoned, with the wallet's inactive transactions spending its
+// outputs at any depth, so that the outputs they spent are spendable
+// again. They stay listed, with "abandoned": true. inMempool, when not nil,
+// is a fresh read of the backend's mempool, which then decides over the
+// wallet's own view. Abandoning an abandoned transaction does nothing.
+func (w *Wallet) AbandonTransaction(ctx context.Context, txid chainhash.Hash, inMempool func(chainhash.Hash) bool) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	wt, ok := c.txs[txid]
+	if !ok {
+		return walletErr(ErrInvalidAddressOrKey, "Invalid or non-wallet transaction id")
+	}
+	pooled := wt.inMempool
+	if inMempool != nil {
+		pooled = inMempool(txid)
+	}
+	if wt.confirmed() || wt.conflictHeight >= 0 || pooled {
+		return walletErr(ErrInvalidAddressOrKey, "Transaction not eligible for abandonment")
+	}
+	var marked []*walletTx
+	var ts []TxTransition
+	for _, d := range c.descendants(wt) {
+		if d.conflictHeight >= 0 || d.marks.Abandoned {
+			continue
+		}
+		marked = append(marked, d)
+		ts = append(ts, TxTransition{Kind: TransitionAbandoned, TxID: d.txid, Height: -1})
+	}
+	now := time.Now().Unix()
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		for _, d := range marked {
+			m := d.marks
+			m.Abandoned = true
+			if err := tx.PutTxMarks(d.txid, m); err != nil {
+				return err
+			}
+		}
+		return w.recordTransitions(tx, ts, now)
+	})
+	if err != nil {
+		return err
+	}
+	for _, d := range marked {
+		d.marks.Abandoned = true
+		d.inMempool = false
+	}
+	wt.inMempool = false
+	delete(c.committed, txid)
+	c.refreshStates()
+	return nil
+}
+
+// MarkReplaced records a fee bump (Core's MarkReplaced and the
+// replaces_txid of the new transaction): original gets replaced_by_txid
+// replacement, replacement gets replaces_txid original. Both must be
+// wallet transactions.
+func (w *Wallet) MarkReplaced(ctx context.Context, original, replacement chainhash.Hash) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	o, ok1 := c.txs[original]
+	r, ok2 := c.txs[replacement]
+	if !ok1 || !ok2 {
+		return walletErr(ErrInvalidAddressOrKey, "Invalid or non-wallet transaction id")
+	}
+	om, rm := o.marks, r.marks
+	om.ReplacedBy = replacement
+	rm.Replaces = original
+	ts := []TxTransition{{Kind: TransitionReplaced, TxID: original, By: replacement, Height: -1}}
+	now := time.Now().Unix()
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		if err := tx.PutTxMarks(original, om); err != nil {
+			return err
+		}
+		if err := tx.PutTxMarks(replacement, rm); err != nil {
+			return err
+		}
+		return w.recordTransitions(tx, ts, now)
+	})
+	if err != nil {
+		return err
+	}
+	o.marks, r.marks = om, rm
+	return nil
+}
+
+// BumpCandidate is what a fee bump needs to know of a wallet transaction
+// (Core's feebumper precondition checks).
+type BumpCandidate struct {
+	// Tx is the transaction, shared with the wallet: read only.
+	Tx *wire.MsgTx
+	// Prevs are the outputs its inputs spend, nil where the wallet does
+	// not hold the previous transaction; InBlockSpent tells, per input,
+	// that a confirmed wallet transaction spends that output.
+	Prevs        []*wire.TxOut
+	InBlockSpent []bool
+	// HasWalletSpend: a wallet transaction spends one of its outputs.
+	HasWalletSpend bool
+	// Depth is Core's GetTxDepthInMainChain.
+	Depth int64
+	// ReplacedBy is the bump that replaced it, nil for none.
+	ReplacedBy *chainhash.Hash
+}
+
+// BumpCandidate returns what a fee bump of txid needs, false when it is
+// not a wallet transaction.
+func (w *Wallet) BumpCandidate(ctx context.Context, txid chainhash.Hash) (*BumpCandidate, bool) {
+	if w.loadChain(ctx) != nil {
+		return nil, false
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	wt, ok := c.txs[txid]
+	if !ok {
+		return nil, false
+	}
+	bc := &BumpCandidate{Tx: wt.tx, Depth: c.depth(wt, c.tipHeight())}
+	for _, in := range wt.tx.TxIn {
+		var prev *wire.TxOut
+		if p, ok := c.txs[in.PreviousOutPoint.Hash]; ok && int(in.PreviousOutPoint.Index) < len(p.tx.TxOut) {
+			prev = p.tx.TxOut[in.PreviousOutPoint.Index]
+		}
+		spent := false
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			if s != wt && s.confirmed() {
+				spent = true
+			}
+		}
+		bc.Prevs = append(bc.Prevs, prev)
+		bc.InBlockSpent = append(bc.InBlockSpent, spent)
+	}
+	for i := range wt.tx.TxOut {
+		if len(c.spenders[wire.OutPoint{Hash: txid, Index: uint32(i)}]) > 0 {
+			bc.HasWalletSpend = true
+		}
+	}
+	if wt.marks.ReplacedBy != [32]byte{} {
+		h := chainhash.Hash(wt.marks.ReplacedBy)
+		bc.ReplacedBy = &h
+	}
+	return bc, true
+}

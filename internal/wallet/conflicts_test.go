@@ -1,0 +1,120 @@
+package wallet_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// TestConflictStates follows Core's states of a wallet spend replaced in
+// the mempool and then conflicted by a block: walletconflicts on both,
+// mempoolconflicts on the replaced one, the bump links, the inputs spent
+// once, negative confirmations once the replacement is mined, the marks
+// kept across a reload, and a reorg of the replacement's block ending the
+// conflict.
+func TestConflictStates(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := newManager(dir)
+	w, spk := lockWallet(t, m)
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{3}, Index: 0}, nil, nil))
+	fund.AddTxOut(wire.NewTxOut(10000, spk))
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100},
+		[]*wire.MsgTx{fund}, nil); err != nil {
+		t.Fatal(err)
+	}
+	other := append([]byte{0x00, 0x14}, make([]byte, 20)...)
+	orig := wire.NewMsgTx(2)
+	orig.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
+	orig.AddTxOut(wire.NewTxOut(6000, other))
+	orig.AddTxOut(wire.NewTxOut(3000, spk))
+	if err := w.CommitTx(ctx, orig); err != nil {
+		t.Fatal(err)
+	}
+	bump := wire.NewMsgTx(2)
+	bump.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
+	bump.AddTxOut(wire.NewTxOut(6000, other))
+	bump.AddTxOut(wire.NewTxOut(2000, spk))
+	if err := w.CommitTx(ctx, bump); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.MarkReplaced(ctx, orig.TxHash(), bump.TxHash()); err != nil {
+		t.Fatal(err)
+	}
+	info := func(id chainhash.Hash) wallet.TxInfo {
+		t.Helper()
+		d, err := w.Transaction(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.Info
+	}
+	o, b := info(orig.TxHash()), info(bump.TxHash())
+	if !slices.Equal(o.WalletConflicts, []chainhash.Hash{bump.TxHash()}) ||
+		!slices.Equal(b.WalletConflicts, []chainhash.Hash{orig.TxHash()}) {
+		t.Fatalf("walletconflicts %v / %v", o.WalletConflicts, b.WalletConflicts)
+	}
+	if !slices.Equal(o.MempoolConflicts, []chainhash.Hash{bump.TxHash()}) || len(b.MempoolConflicts) != 0 {
+		t.Fatalf("mempoolconflicts %v / %v", o.MempoolConflicts, b.MempoolConflicts)
+	}
+	if o.ReplacedBy == nil || *o.ReplacedBy != bump.TxHash() || b.Replaces == nil || *b.Replaces != orig.TxHash() ||
+		o.Replaces != nil || b.ReplacedBy != nil {
+		t.Fatalf("bump links %v %v / %v %v", o.ReplacedBy, o.Replaces, b.ReplacedBy, b.Replaces)
+	}
+	if o.Confirmations != 0 || *o.Trusted {
+		t.Fatalf("replaced: %d confirmations, trusted %v", o.Confirmations, *o.Trusted)
+	}
+	bal, _ := w.Balances(ctx)
+	if bal.Trusted != 2000 || bal.UntrustedPending != 0 {
+		t.Fatalf("balances with the bump in the mempool: %+v", bal)
+	}
+	// The bump's change is unsafe (it replaces another), as Core's
+	// AvailableCoins has it.
+	if u, _ := w.ListUnspent(ctx, 0, 9999999, nil); len(u) != 1 || u[0].TxID != bump.TxHash() || u[0].Safe {
+		t.Fatalf("unspent %+v", u)
+	}
+
+	// The bump is mined two blocks down: the original is conflicted.
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 11, Hash: chainhash.Hash{0xa2}, Time: 1700000200},
+		[]*wire.MsgTx{bump}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 11, Hash: [32]byte{0xa2}}, {Height: 12, Hash: [32]byte{0xa3}}}); err != nil {
+		t.Fatal(err)
+	}
+	if o := info(orig.TxHash()); o.Confirmations != -2 || *o.Trusted || o.Abandoned {
+		t.Fatalf("conflicted original: %+v", o)
+	}
+	bal, _ = w.Balances(ctx)
+	if bal.Trusted != 2000 || bal.UntrustedPending != 0 {
+		t.Fatalf("balances with the bump mined: %+v", bal)
+	}
+	wantLockErr(t, w.AbandonTransaction(ctx, orig.TxHash(), nil), wallet.ErrInvalidAddressOrKey,
+		"Transaction not eligible for abandonment")
+
+	// The marks and the conflict survive a reload.
+	m.Close()
+	m = newManager(dir)
+	defer m.Close()
+	w, _, err := m.Load(ctx, "w", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := info(orig.TxHash()); o.Confirmations != -2 || o.ReplacedBy == nil || *o.ReplacedBy != bump.TxHash() {
+		t.Fatalf("after reload: %+v", o)
+	}
+
+	// A reorg takes the bump's block away: no conflict any more.
+	if err := w.Rollback(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	if o := info(orig.TxHash()); o.Confirmations != 0 {
+		t.Fatalf("after the reorg: %d confirmations", o.Confirmations)
+	}
+}
