@@ -13,10 +13,6 @@ type Feature string
 // the missing methods (scripts/pending-psbt-corpus.py does the same for
 // core_rpc/psbt.json).
 var pending = map[Feature][]string{
-	"rpc-bumpfee": {
-		"wallet-routing/10",
-		"wallet-routing/41",
-	},
 	"rpc-fundrawtransaction": {
 		"wallet-routing/1",
 		"wallet-routing/24",
@@ -57,10 +53,6 @@ var pending = map[Feature][]string{
 		"fund-and-create-errors/35",
 		"fund-and-create-errors/36",
 		"fund-and-create-errors/37",
-	},
-	"rpc-psbtbumpfee": {
-		"wallet-routing/11",
-		"wallet-routing/42",
 	},
 	"rpc-send": {
 		"wallet-routing/2",
@@ -113,34 +105,6 @@ var pending = map[Feature][]string{
 		"send-sendall-errors/46",
 		"send-sendall-errors/47",
 		"send-sendall-errors/48",
-	},
-	"rpc-sendall": {
-		"wallet-routing/5",
-		"wallet-routing/28",
-		"wallet-routing/36",
-		"send-sendall-errors/49",
-		"send-sendall-errors/50",
-		"send-sendall-errors/51",
-		"send-sendall-errors/52",
-		"send-sendall-errors/53",
-		"send-sendall-errors/54",
-		"send-sendall-errors/55",
-		"send-sendall-errors/56",
-		"send-sendall-errors/57",
-		"send-sendall-errors/58",
-		"send-sendall-errors/59",
-		"send-sendall-errors/60",
-		"send-sendall-errors/61",
-		"send-sendall-errors/62",
-		"send-sendall-errors/63",
-		"send-sendall-errors/64",
-		"send-sendall-errors/65",
-		"send-sendall-errors/66",
-		"send-sendall-errors/67",
-		"send-sendall-errors/68",
-		"send-sendall-errors/69",
-		"send-sendall-errors/70",
-		"send-sendall-errors/71",
 	},
 	"rpc-walletcreatefundedpsbt": {
 		"wallet-routing/0",

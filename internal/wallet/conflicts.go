@@ -528,3 +528,40 @@ func (w *Wallet) BumpCandidate(ctx context.Context, txid chainhash.Hash) (*BumpC
 	}
 	return bc, true
 }
+
+// OutputState is what the wallet knows of one outpoint (Core's
+// GetWalletTx, IsMine and IsSpent for a preset input).
+type OutputState struct {
+	// Out is the output, nil when the wallet does not hold the
+	// transaction or it has no such output.
+	Out *wire.TxOut
+	// Mine: the wallet derives its script.
+	Mine bool
+	// Spent is Core's IsSpent.
+	Spent bool
+	// Depth is the creating transaction's depth; Version its version.
+	Depth   int64
+	Version int32
+}
+
+// Output returns what the wallet knows of op.
+func (w *Wallet) Output(ctx context.Context, op wire.OutPoint) OutputState {
+	var st OutputState
+	if w.loadChain(ctx) != nil {
+		return st
+	}
+	c := &w.chain
+	c.mu.RLock()
+	st.Spent = c.spent(op)
+	wt, ok := c.txs[op.Hash]
+	if ok && int(op.Index) < len(wt.tx.TxOut) {
+		st.Out = wt.tx.TxOut[op.Index]
+		st.Depth = c.depth(wt, c.tipHeight())
+		st.Version = wt.tx.Version
+	}
+	c.mu.RUnlock()
+	if st.Out != nil {
+		st.Mine = w.IsMine(st.Out.PkScript)
+	}
+	return st
+}

@@ -27,6 +27,10 @@ type spendHarness struct {
 	d      *testenv.Daemon
 	w      *testenv.Client
 	blocks map[chainhash.Hash]*wire.MsgBlock
+	// unsafe are transactions whose unconfirmed outputs the wallet
+	// rightly lists as unsafe where the model cannot tell (a fee bump's
+	// replacement, Core's AvailableCoins).
+	unsafe map[string]bool
 }
 
 func (h *spendHarness) call(out any, method string, params ...any) {
@@ -138,6 +142,11 @@ func (h *spendHarness) check(step string) {
 				Amount: sats(u.Amount), Confirmations: u.Confirmations, Safe: u.Safe})
 		}
 		acctest.SortUnspent(gotU)
+		for i, u := range want.Unspent {
+			if h.unsafe[u.TxID] && u.Confirmations == 0 {
+				want.Unspent[i].Safe = false
+			}
+		}
 		if fmt.Sprint(gotU) != fmt.Sprint(want.Unspent) {
 			return fmt.Errorf("listunspent\n%v\nmodel\n%v", gotU, want.Unspent)
 		}

@@ -79,7 +79,7 @@ func All(d *Deps) []*rpc.Method {
 		newListDescriptors(d),
 		newListLabels(d),
 		// Coin control and balances.
-		newAbandonTransaction(d), newGetBalance(d), newLockUnspent(d), newListLockUnspent(d), newSetWalletFlag(d), newSetTxFee(d),
+		newAbandonTransaction(d), newBumpFee(d, false), newBumpFee(d, true), newSendAll(d), newGetBalance(d), newLockUnspent(d), newListLockUnspent(d), newSetWalletFlag(d), newSetTxFee(d),
 		// Wallet transactions and rescans.
 		newAbortRescan(d),
 		newGetBalances(d),
