@@ -402,15 +402,11 @@ func TestSparrowFlow(t *testing.T) {
 	mined := btcd.Generate(1)[0]
 
 	// Sparrow's next sync (include_change set, as Sparrow asks) sees the
-	// replacement confirmed in the new block, the change of each version
-	// mapped to the change descriptor.
-	//
-	// Not replayed yet: Core also lists the replaced transaction with
-	// negative confirmations, and each of the two names the other in
+	// replacement confirmed in the new block and the replaced
+	// transaction with -1 confirmations, each naming the other in
 	// walletconflicts, which is how Sparrow shows a fee bump made
-	// elsewhere. descwalletd reports walletconflicts empty and keeps the
-	// replaced transaction at 0 confirmations: its wallet does not record
-	// conflicts between its transactions yet.
+	// elsewhere; the change of each version is mapped to the change
+	// descriptor.
 	testenv.Eventually(t, 60*time.Second, func() error {
 		since = sinceBlock{}
 		if err := w.try(&since, "listsinceblock", named{"blockhash": syncedTo,
@@ -420,15 +416,29 @@ func TestSparrowFlow(t *testing.T) {
 		if since.LastBlock != mined {
 			return errorf("listsinceblock lastblock %s, want %s", since.LastBlock, mined)
 		}
+		var sawBump, sawReplaced bool
 		for _, tx := range since.Transactions {
-			if tx.TxID == bumped && tx.Category == "send" && tx.Address == outside.WPKH.Address {
-				if tx.Confirmations != 1 || tx.BlockHash != mined || tx.Amount != -0.01 {
+			if tx.Category != "send" || tx.Address != outside.WPKH.Address {
+				continue
+			}
+			switch tx.TxID {
+			case bumped:
+				if tx.Confirmations != 1 || tx.BlockHash != mined || tx.Amount != -0.01 ||
+					!slices.Equal(tx.WalletConflicts, []string{sent}) {
 					return errorf("replacement %+v", tx)
 				}
-				return nil
+				sawBump = true
+			case sent:
+				if tx.Confirmations != -1 || !slices.Equal(tx.WalletConflicts, []string{bumped}) {
+					return errorf("replaced %+v", tx)
+				}
+				sawReplaced = true
 			}
 		}
-		return errorf("listsinceblock: replacement %s missing", bumped)
+		if !sawBump || !sawReplaced {
+			return errorf("listsinceblock: replacement %s (%v) or replaced %s (%v) missing", bumped, sawBump, sent, sawReplaced)
+		}
+		return nil
 	})
 	for _, tx := range since.Transactions {
 		if tx.Address == changeAddr && tx.Category == "receive" && !slices.Equal(tx.ParentDescs, []string{descs[1]}) {

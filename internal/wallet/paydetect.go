@@ -88,6 +88,11 @@ func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChang
 		if !all && wt.confirmed() && wt.rec.Height <= height {
 			continue
 		}
+		// Core lists a conflicted transaction while its conflict is
+		// less deep than the block asked for.
+		if !all && !wt.confirmed() && wt.conflictHeight >= 0 && wt.conflictHeight <= height {
+			continue
+		}
 		out = w.listEntries(wt, tip, 0, includeChange, label, out)
 	}
 	return out, nil
