@@ -44,6 +44,16 @@ type ChainSnapshot struct {
 	// EventDepths is, per transaction, the highest depth of the confirmed
 	// events logged since it last left the chain (nil when none).
 	EventDepths map[[32]byte]int32
+	// Marks are the transactions' marks (nil when there are none).
+	Marks map[[32]byte]TxMarks
+}
+
+// TxMarks is what the wallet records of a transaction beyond its block:
+// Core's abandoned state and the fee-bump links (zero hashes: none).
+type TxMarks struct {
+	Abandoned  bool
+	ReplacedBy [32]byte
+	Replaces   [32]byte
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -100,6 +110,24 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			return storeErr(ErrDatabase, "read rescan state", err)
 		default:
 			snap.Rescan = &rs
+		}
+		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces
+			FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
+			var txid, by, rep []byte
+			var m TxMarks
+			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep); err != nil {
+				return err
+			}
+			copy(m.ReplacedBy[:], by)
+			copy(m.Replaces[:], rep)
+			if snap.Marks == nil {
+				snap.Marks = map[[32]byte]TxMarks{}
+			}
+			snap.Marks[[32]byte(txid)] = m
+			return nil
+		}, id)
+		if err != nil {
+			return err
 		}
 		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
 			WHERE wallet_id = $1 AND kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
@@ -159,7 +187,27 @@ func (t *Tx) UnconfirmAbove(height int32) error {
 // DeleteWalletTx removes a transaction; removing an unknown one is not an
 // error.
 func (t *Tx) DeleteWalletTx(txid [32]byte) error {
+	if err := t.exec("delete transaction", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:]); err != nil {
+		return err
+	}
 	return t.exec("delete transaction", "DELETE FROM wallet_txs WHERE wallet_id = $1 AND txid = $2", txid[:])
+}
+
+// PutTxMarks records a transaction's marks; zero marks remove its row.
+func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
+	if m == (TxMarks{}) {
+		return t.exec("write transaction marks", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:])
+	}
+	var by, rep any
+	if m.ReplacedBy != ([32]byte{}) {
+		by = m.ReplacedBy[:]
+	}
+	if m.Replaces != ([32]byte{}) {
+		rep = m.Replaces[:]
+	}
+	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces)
+		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (wallet_id, txid) DO UPDATE SET abandoned = excluded.abandoned,
+		replaced_by = excluded.replaced_by, replaces = excluded.replaces`, txid[:], m.Abandoned, by, rep)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

@@ -308,6 +308,12 @@ func (d pgdb) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 		return nil, err
 	}
 	out := &wallet.ChainSnapshot{EventDepths: snap.EventDepths}
+	if len(snap.Marks) > 0 {
+		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
+		for id, m := range snap.Marks {
+			out.Marks[id] = wallet.TxMarks(m)
+		}
+	}
 	for _, t := range snap.Txs {
 		out.Txs = append(out.Txs, wallet.TxRecord(t))
 	}
@@ -422,6 +428,10 @@ func (t pgTxn) PutTx(r wallet.TxRecord) (int64, error) {
 }
 
 func (t pgTxn) DeleteTx(txid [32]byte) error { return t.tx.DeleteWalletTx(txid) }
+
+func (t pgTxn) PutTxMarks(txid [32]byte, m wallet.TxMarks) error {
+	return t.tx.PutTxMarks(txid, pgstore.TxMarks(m))
+}
 
 func (t pgTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
 

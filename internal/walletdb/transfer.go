@@ -121,6 +121,11 @@ func transfer(ctx context.Context, src copySource, dst copySink) error {
 				return err
 			}
 		}
+		for id, m := range chain.Marks {
+			if err := tx.PutTxMarks(id, m); err != nil {
+				return err
+			}
+		}
 		if err := tx.SetRecentBlocks(chain.Recent); err != nil {
 			return err
 		}
