@@ -100,6 +100,22 @@ func runAs() (*syscall.Credential, error) {
 	return nil, errors.New("running as root and found no unprivileged user (nobody, postgres) to run PostgreSQL as")
 }
 
+// tempBase is the folder to make the server's folder in: the system's
+// temporary folder, or /tmp when that one is too deep for the server's
+// socket path (about 100 bytes) or, for a server run as another user, not
+// open to others.
+func tempBase(otherUser bool) string {
+	base := os.TempDir()
+	st, err := os.Stat(base)
+	usable := err == nil && len(base) <= 60 && (!otherUser || st.Mode().Perm()&0o001 != 0)
+	if !usable {
+		if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
+			return "/tmp"
+		}
+	}
+	return base
+}
+
 // freePort returns a loopback TCP port that was free a moment ago.
 func freePort() (int, error) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -121,7 +137,7 @@ func Start() (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "pgtest-")
+	dir, err := os.MkdirTemp(tempBase(cred != nil), "pgtest-")
 	if err != nil {
 		return nil, err
 	}
