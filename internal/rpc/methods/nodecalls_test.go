@@ -376,11 +376,39 @@ func TestNodeCallsBtcdCannot(t *testing.T) {
 	double, _ := newRecordedBitcoind(t, nil)
 	s := nodeServer(t, backendClient(t, chain.KindBtcd, double))
 	for _, method := range []string{"scantxoutset", "getdeploymentinfo", "generatetoaddress", "getpeerinfo"} {
-		r := nodeCall(t, s, "/", method, json.RawMessage(nodeCallArgs[method]))
+		args := nodeCallArgs[method]
+		if method == "scantxoutset" {
+			args = `["start", ["addr(bcrt1qad9t5d5p8fylrpph5ax9ny4vwtn8npdghgv3nc)"]]`
+		}
+		r := nodeCall(t, s, "/", method, json.RawMessage(args))
 		if r.Error == nil || r.Error.Code != rpc.CodeMethodNotFound || !strings.Contains(r.Error.Message, "btcd chain backend") ||
 			!strings.Contains(r.Error.Message, method) || r.Status != 404 {
 			t.Errorf("%s: %d %s", method, r.Status, r.Body)
 		}
+	}
+	if got := double.taken(); len(got) != 0 {
+		t.Errorf("btcd was asked: %q", got)
+	}
+}
+
+// TestScanTxOutSetBtcdIdle checks scantxoutset's answers over btcd,
+// where no scan ever runs: "status" null and "abort" false, as Core
+// answers with no scan in progress, an unknown action Core's -8; btcd is
+// not asked.
+func TestScanTxOutSetBtcdIdle(t *testing.T) {
+	double, _ := newRecordedBitcoind(t, nil)
+	s := nodeServer(t, backendClient(t, chain.KindBtcd, double))
+	for _, c := range []struct{ args, want string }{
+		{`["status"]`, `null`}, {`["abort"]`, `false`}, {`["status", []]`, `null`},
+	} {
+		r := nodeCall(t, s, "/", "scantxoutset", json.RawMessage(c.args))
+		if r.Error != nil || string(r.Result) != c.want {
+			t.Errorf("scantxoutset %s: %d %s", c.args, r.Status, r.Body)
+		}
+	}
+	r := nodeCall(t, s, "/", "scantxoutset", json.RawMessage(`["stop"]`))
+	if r.Error == nil || r.Error.Code != rpc.CodeInvalidParameter || r.Error.Message != "Invalid action 'stop'" {
+		t.Errorf("unknown action: %d %s", r.Status, r.Body)
 	}
 	if got := double.taken(); len(got) != 0 {
 		t.Errorf("btcd was asked: %q", got)

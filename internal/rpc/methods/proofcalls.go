@@ -243,7 +243,27 @@ func newScanTxOutSet(d *Deps) *rpc.Method {
 		},
 		Result:   `{ "success", "txouts", "height", "bestblock", "unspents" : [...], "total_amount" }`,
 		Examples: []string{`start '["addr(bcrt1q...)"]'`},
-	}, nil)
+	}, scanTxOutSetBtcd)
+}
+
+// scanTxOutSetBtcd answers scantxoutset over btcd: no scan can run there,
+// so "status" is Core's answer when none is in progress (null) and
+// "abort" its answer when there is nothing to abort (false), which node
+// checks such as Specter's status batch read; "start" cannot be answered.
+func scanTxOutSetBtcd(_ context.Context, _ chain.Backend, req *rpc.Request) (any, error) {
+	action, err := rpc.AsString(req.Arg(0))
+	if err != nil {
+		return nil, err
+	}
+	switch action {
+	case "status":
+		return nil, nil
+	case "abort":
+		return false, nil
+	case "start":
+		return nil, errBtcdCannot(req.Method)
+	}
+	return nil, rpc.NewError(rpc.CodeInvalidParameter, "Invalid action '"+action+"'")
 }
 
 func newGetDeploymentInfo(d *Deps) *rpc.Method {
