@@ -194,6 +194,22 @@ func testBalanceMatchesNaive(t *testing.T, seed uint64) {
 					mempool = mempool[:i]
 				}
 			}
+		case r < 88:
+			what = "conflict"
+			// A block holds a transaction spending the same coin
+			// as a mempool spend of the wallet's, which is then
+			// conflicted.
+			for i, tx := range mempool {
+				if len(tx.TxIn) == 0 || tx.TxIn[0].PreviousOutPoint.Hash[0] == 0xee {
+					continue
+				}
+				rival := wire.NewMsgTx(2)
+				rival.AddTxIn(wire.NewTxIn(&tx.TxIn[0].PreviousOutPoint, nil, nil))
+				rival.AddTxOut(wire.NewTxOut(700, script(rng.IntN(10))))
+				mempool = append(mempool[:i], mempool[i+1:]...)
+				block([]*wire.MsgTx{rival})
+				break
+			}
 		case r < 92:
 			what = "reorg"
 			if height > 2 {

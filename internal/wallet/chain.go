@@ -136,12 +136,17 @@ type walletTx struct {
 	tx       *wire.MsgTx
 	txid     chainhash.Hash
 	coinbase bool
-	// credit is the value of the transaction's unspent outputs the wallet
-	// owns, computed at script generation credGen (0: not computed); see
-	// balance.go. Guarded by chainData.credMu under c.mu read-locked, or
-	// by c.mu write-locked.
+	// own lists the outputs paying the wallet's scripts and foreign the
+	// others with their script digests, worked out at script generation
+	// ownGen (0: not yet); credit is the value of the outputs in own that
+	// no wallet transaction spends, valid when credOK (creditChanged
+	// clears it); see balance.go. Guarded by chainData.credMu under c.mu
+	// read-locked, or by c.mu write-locked.
+	own     []uint32
+	foreign []foreignOut
+	ownGen  uint64
 	credit  int64
-	credGen uint64
+	credOK  bool
 	// evDepth is the highest confirmation depth reported in the event
 	// log since the transaction last entered a block (0: none).
 	evDepth int32
@@ -172,14 +177,18 @@ type chainData struct {
 	once    sync.Once
 	loadErr error
 
-	mu    sync.RWMutex
+	// mu starts a new generation at every write lock: the balances
+	// computed under a generation hold while it lasts (balance.go).
+	mu    genRWMutex
 	txs   map[chainhash.Hash]*walletTx
 	order []*walletTx // by Seq
 	// spenders are the wallet transactions spending each outpoint
 	// (Core's mapTxSpends): more than one when they conflict.
 	spenders map[wire.OutPoint][]*walletTx
-	// credMu serializes the readers that fill walletTx.credit.
+	// credMu guards the balance memo and the walletTx fields balance.go
+	// fills.
 	credMu  sync.Mutex
+	balMemo map[balanceKey]Balances
 	recent  []BlockRef
 	rescan  *RescanState
 	nextSeq int64
@@ -277,9 +286,7 @@ func (c *chainData) add(wt *walletTx) {
 	if !wt.coinbase {
 		for _, in := range wt.tx.TxIn {
 			c.spenders[in.PreviousOutPoint] = append(c.spenders[in.PreviousOutPoint], wt)
-			if p := c.txs[in.PreviousOutPoint.Hash]; p != nil {
-				p.credGen = 0
-			}
+			c.creditChanged(in.PreviousOutPoint.Hash)
 		}
 	}
 }

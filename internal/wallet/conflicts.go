@@ -139,9 +139,7 @@ func (c *chainData) inputsChanged(wt *walletTx) {
 		return
 	}
 	for _, in := range wt.tx.TxIn {
-		if p := c.txs[in.PreviousOutPoint.Hash]; p != nil {
-			p.credGen = 0
-		}
+		c.creditChanged(in.PreviousOutPoint.Hash)
 	}
 }
 
@@ -197,9 +195,7 @@ func (c *chainData) unspend(op wire.OutPoint, wt *walletTx) {
 			kept = append(kept, s)
 		}
 	}
-	if p := c.txs[op.Hash]; p != nil {
-		p.credGen = 0
-	}
+	c.creditChanged(op.Hash)
 	if len(kept) == 0 {
 		delete(c.spenders, op)
 	} else {

@@ -340,25 +340,19 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 	defer c.mu.RUnlock()
 	c.credMu.Lock()
 	defer c.credMu.Unlock()
+	key := balanceKey{chainGen: c.mu.gen.Load(), scriptGen: gen, minDepth: minDepth, avoidReuse: skipUsed}
+	// Scripts marked used change outside chainData.mu: a balance leaving
+	// them out is not kept.
+	if b, ok := c.balMemo[key]; ok && !skipUsed {
+		return b, nil
+	}
 	tip := c.tipHeight()
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
 		if wt.coinbase && depth < 1 {
 			continue
 		}
-		var credit int64
-		if skipUsed {
-			for i, o := range wt.tx.TxOut {
-				if c.spent(wire.OutPoint{Hash: wt.txid, Index: uint32(i)}) {
-					continue
-				}
-				if w.IsMine(o.PkScript) && !w.IsSpentKey(o.PkScript) {
-					credit += o.Value
-				}
-			}
-		} else {
-			credit = w.unspentCredit(wt, gen)
-		}
+		credit := w.unspentCredit(wt, gen, skipUsed)
 		if credit == 0 {
 			// Nothing of it counts, whatever its depth or trust.
 			continue
@@ -375,6 +369,16 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 			b.UntrustedPending += credit
 		}
 	}
+	if skipUsed {
+		return b, nil
+	}
+	if len(c.balMemo) >= 16 {
+		c.balMemo = nil
+	}
+	if c.balMemo == nil {
+		c.balMemo = map[balanceKey]Balances{}
+	}
+	c.balMemo[key] = b
 	return b, nil
 }
 
