@@ -89,34 +89,39 @@ func (f *fe) equal(g *fe) bool {
 // add sets f = a + b.
 func (f *fe) add(a, b *fe) {
 	var c uint64
-	f[0], c = bits.Add64(a[0], b[0], 0)
-	f[1], c = bits.Add64(a[1], b[1], c)
-	f[2], c = bits.Add64(a[2], b[2], c)
-	f[3], c = bits.Add64(a[3], b[3], c)
-	// A carry out is 2^256 ≡ 2^32 + 977; adding it may carry once more.
-	for c != 0 {
-		f[0], c = bits.Add64(f[0], feC, 0)
-		f[1], c = bits.Add64(f[1], 0, c)
-		f[2], c = bits.Add64(f[2], 0, c)
-		f[3], c = bits.Add64(f[3], 0, c)
-	}
+	f0, c := bits.Add64(a[0], b[0], 0)
+	f1, c := bits.Add64(a[1], b[1], c)
+	f2, c := bits.Add64(a[2], b[2], c)
+	f3, c := bits.Add64(a[3], b[3], c)
+	// A carry out is 2^256 ≡ 2^32 + 977, added back by a mask (carries are
+	// as likely as not, a branch would be mispredicted). That addition
+	// carries again only when the sum wrapped to below 2^32 + 977, where
+	// one more 2^32 + 977 fits in the low limb.
+	f0, c = bits.Add64(f0, feC&-c, 0)
+	f1, c = bits.Add64(f1, 0, c)
+	f2, c = bits.Add64(f2, 0, c)
+	f3, c = bits.Add64(f3, 0, c)
+	f0 += feC & -c
+	f[0], f[1], f[2], f[3] = f0, f1, f2, f3
 }
 
 // sub sets f = a - b.
 func (f *fe) sub(a, b *fe) {
 	var w uint64
-	f[0], w = bits.Sub64(a[0], b[0], 0)
-	f[1], w = bits.Sub64(a[1], b[1], w)
-	f[2], w = bits.Sub64(a[2], b[2], w)
-	f[3], w = bits.Sub64(a[3], b[3], w)
-	// A borrow added 2^256; take away 2^256 - p, which may borrow (and
-	// so wrap by 2^256) once more.
-	for w != 0 {
-		f[0], w = bits.Sub64(f[0], feC, 0)
-		f[1], w = bits.Sub64(f[1], 0, w)
-		f[2], w = bits.Sub64(f[2], 0, w)
-		f[3], w = bits.Sub64(f[3], 0, w)
-	}
+	f0, w := bits.Sub64(a[0], b[0], 0)
+	f1, w := bits.Sub64(a[1], b[1], w)
+	f2, w := bits.Sub64(a[2], b[2], w)
+	f3, w := bits.Sub64(a[3], b[3], w)
+	// A borrow added 2^256; take away 2^256 - p by a mask. That borrows
+	// again only when the difference wrapped to below 2^32 + 977, and then
+	// the result is above 2^256 - 2^33, whose low limb takes one more
+	// 2^32 + 977 without a borrow.
+	f0, w = bits.Sub64(f0, feC&-w, 0)
+	f1, w = bits.Sub64(f1, 0, w)
+	f2, w = bits.Sub64(f2, 0, w)
+	f3, w = bits.Sub64(f3, 0, w)
+	f0 -= feC & -w
+	f[0], f[1], f[2], f[3] = f0, f1, f2, f3
 }
 
 // neg sets f = -a.
