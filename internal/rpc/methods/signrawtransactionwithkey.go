@@ -349,6 +349,9 @@ func parseHex(s, name string) ([]byte, error) {
 // objectMembers decodes a JSON object's members; a key given twice keeps
 // its first value, as Core's find_value reads it.
 func objectMembers(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	if m, ok := rpc.Members(raw); ok {
+		return m, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if _, err := dec.Token(); err != nil {
 		return nil, rpc.NewError(rpc.CodeDeserialization, errPrevTxNotObject)
@@ -377,9 +380,11 @@ func readPrevTxs(req *rpc.Request, i int, provider *sign.Provider, coins sign.Co
 	if !req.Has(i) {
 		return nil
 	}
-	var prevtxs []json.RawMessage
-	if err := req.Decode(i, &prevtxs); err != nil {
-		return err
+	prevtxs, ok := rpc.Elements(req.Arg(i))
+	if !ok {
+		if err := req.Decode(i, &prevtxs); err != nil {
+			return err
+		}
 	}
 	for _, p := range prevtxs {
 		if err := parsePrevTx(p, provider, coins); err != nil {
