@@ -181,6 +181,7 @@ func signECDSABatch(jobs []ecdsaJob, f *faults) {
 	// extra data) and its point, all brought to affine form at once; a
 	// job is done when its r is low.
 	pts := make([]secp256k1.JacobianPoint, n)
+	defer clear(pts) // nonce points, also when left unconverted
 	scratch := make([]secp256k1.FieldVal, n)
 	var extra [32]byte
 	for len(pending) > 0 {
