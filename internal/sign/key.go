@@ -59,35 +59,49 @@ func DecodeWIF(s string, net *chaincfg.Params) (*Key, error) {
 }
 
 // DecodeWIFs decodes several keys as DecodeWIF does; the first bad one (in
-// order) is the error. The public keys, one scalar multiplication each,
-// are computed in batches that share one field inversion, by several
-// goroutines when there are many keys.
+// order) is the error, and then the keys decoded are cleared. The keys are
+// decoded and their public keys (one scalar multiplication each) computed
+// in batches that share one field inversion, by several goroutines when
+// there are many keys.
 func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
-	privs := make([]*secp256k1.PrivateKey, len(wifs))
-	comp := make([]bool, len(wifs))
-	for i, s := range wifs {
-		var err error
-		if privs[i], comp[i], err = decodeWIF(s, net); err != nil {
-			return nil, err
-		}
-	}
 	keys := make([]*Key, len(wifs))
+	errs := make([]error, len(wifs))
 	const batch = 16
 	chunks := (len(wifs) + batch - 1) / batch
 	if err := runWorkers(chunks, len(wifs) > parallelThreshold, func() func(int) {
 		ds := make([]*secp256k1.ModNScalar, 0, batch)
+		privs := make([]*secp256k1.PrivateKey, 0, batch)
+		comp := make([]bool, 0, batch)
+		idx := make([]int, 0, batch)
 		return func(c int) {
-			lo, hi := c*batch, min((c+1)*batch, len(wifs))
-			ds = ds[:0]
-			for _, p := range privs[lo:hi] {
+			ds, privs, comp, idx = ds[:0], privs[:0], comp[:0], idx[:0]
+			for i := c * batch; i < min((c+1)*batch, len(wifs)); i++ {
+				p, compressed, err := decodeWIF(wifs[i], net)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
 				ds = append(ds, &p.Key)
+				privs = append(privs, p)
+				comp = append(comp, compressed)
+				idx = append(idx, i)
 			}
 			for j, pub := range pubKeysOf(ds) {
-				keys[lo+j] = newKey(privs[lo+j], pub, comp[lo+j])
+				keys[idx[j]] = newKey(privs[j], pub, comp[j])
 			}
 		}
 	}); err != nil {
 		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			for _, k := range keys {
+				if k != nil {
+					k.Zero()
+				}
+			}
+			return nil, err
+		}
 	}
 	return keys, nil
 }

@@ -108,9 +108,11 @@ func signRawTransactionWithKey(ctx context.Context, net *chaincfg.Params, req *r
 		return nil, err
 	}
 
-	var rawKeys []json.RawMessage
-	if err := req.Decode(1, &rawKeys); err != nil {
-		return nil, err
+	rawKeys, ok := rpc.Elements(req.Arg(1))
+	if !ok {
+		if err := req.Decode(1, &rawKeys); err != nil {
+			return nil, err
+		}
 	}
 	// Keys are read in order: the strings up to the first non-string
 	// element, then their WIFs, so that a bad key before a non-string one
