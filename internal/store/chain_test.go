@@ -80,3 +80,56 @@ func TestChainRoundTrip(t *testing.T) {
 		t.Errorf("after rollback: %+v", snap)
 	}
 }
+
+// TestTxMarks checks the transaction marks: written, read back after a
+// reopen, replaced, removed when zero and with their transaction.
+func TestTxMarks(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "wallet.sqlite")
+	s, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := [32]byte{1}, [32]byte{2}
+	err = s.Update(ctx, func(tx *Tx) error {
+		for _, id := range [][32]byte{a, b} {
+			if _, err := tx.PutWalletTx(WalletTx{TxID: id, Raw: []byte{id[0]}, Height: -1}); err != nil {
+				return err
+			}
+		}
+		if err := tx.PutTxMarks(a, TxMarks{Abandoned: true}); err != nil {
+			return err
+		}
+		if err := tx.PutTxMarks(a, TxMarks{ReplacedBy: b}); err != nil {
+			return err
+		}
+		return tx.PutTxMarks(b, TxMarks{Abandoned: true, Replaces: a})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	snap, err := s.LoadChain(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[[32]byte]TxMarks{a: {ReplacedBy: b}, b: {Abandoned: true, Replaces: a}}; !reflect.DeepEqual(snap.Marks, want) {
+		t.Fatalf("marks %+v, want %+v", snap.Marks, want)
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		if err := tx.PutTxMarks(a, TxMarks{}); err != nil {
+			return err
+		}
+		return tx.DeleteWalletTx(b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap, _ := s.LoadChain(ctx); len(snap.Marks) != 0 {
+		t.Errorf("marks left: %+v", snap.Marks)
+	}
+}

@@ -95,6 +95,9 @@ func TestPortableBackup(t *testing.T) {
 				return err
 			},
 			func() error {
+				return tx.PutTxMarks([32]byte{4}, wallet.TxMarks{Abandoned: true, Replaces: [32]byte{3}})
+			},
+			func() error {
 				return tx.SetRecentBlocks([]wallet.BlockRef{{Height: 1, Hash: [32]byte{1}}, {Height: 2, Hash: [32]byte{2}}})
 			},
 			func() error { return tx.SetRescan(&wallet.RescanState{Next: 1, Stop: 2}) },
@@ -120,7 +123,7 @@ func TestPortableBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := read(t, src)
-	if len(want.Events) != 2 || want.Hook != 2 || len(want.Chain.Txs) != 2 || want.Snap.MasterKey == nil {
+	if len(want.Events) != 2 || want.Hook != 2 || len(want.Chain.Txs) != 2 || len(want.Chain.Marks) != 1 || want.Snap.MasterKey == nil {
 		t.Fatalf("source content incomplete: %+v", want)
 	}
 
