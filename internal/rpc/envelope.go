@@ -629,6 +629,34 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 	hole, initialHole := 0, 0
 	initialParam := ""
 	for _, p := range m.Params {
+		var opts []int
+		for _, name := range p.NamedOnly {
+			if j := find(name); j >= 0 {
+				opts = append(opts, j)
+			}
+		}
+		if len(opts) > 0 {
+			if j := find(p.Name); j >= 0 {
+				return args, &Error{CodeInvalidParameter, "Parameter " + p.Name + " conflicts with parameter " + given[opts[0]].key}
+			}
+			for ; hole > 0; hole-- {
+				args = append(args, nullText)
+			}
+			if initialParam == "" {
+				initialParam = p.Name
+			}
+			obj := []byte{'{'}
+			for i, j := range opts {
+				if i > 0 {
+					obj = append(obj, ',')
+				}
+				k, _ := json.Marshal(given[j].key)
+				obj = append(append(append(obj, k...), ':'), given[j].val...)
+				given[j].used = true
+			}
+			args = append(args, append(obj, '}'))
+			continue
+		}
 		if j := find(p.Name); j >= 0 {
 			for ; hole > 0; hole-- {
 				args = append(args, nullText)

@@ -99,6 +99,11 @@ type Param struct {
 	// SkipTypeCheck turns off the top-level type check for this parameter
 	// (the handler checks it itself).
 	SkipTypeCheck bool
+	// NamedOnly are members of this object parameter that a named call
+	// may also give as top-level named arguments (Core's
+	// OBJ_NAMED_PARAMS): they are gathered, in this order, into the
+	// object passed at this position.
+	NamedOnly []string
 	// Fields documents the members of an object parameter, or of the
 	// elements of an array parameter, for help only.
 	Fields []Param

@@ -55,3 +55,40 @@ func TestBumpOptions(t *testing.T) {
 		t.Errorf("options read as %+v (%v)", o, err)
 	}
 }
+
+// TestSendAllNamedOptions checks that a named sendall call may give the
+// options' members as top-level arguments (Core's OBJ_NAMED_PARAMS), in
+// the options' place, and not together with options itself.
+func TestSendAllNamedOptions(t *testing.T) {
+	dir := t.TempDir()
+	n := newSpendNode(t, dir)
+	defer n.mgr.Close()
+	n.rawCallPath("/", "createwallet", json.RawMessage(`["w"]`))
+	for _, c := range []struct{ params, want string }{
+		{`{"recipients": ["bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd"], "send_max": true}`,
+			`"Total value of UTXO pool too low to pay for transaction, try using lower feerate."`},
+		{`{"recipients": ["bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd"], "maxconf": -1}`,
+			`"maxconf can't be lower than minconf: -1 \u003c 0"`},
+		{`{"recipients": ["bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd"], "send_max": true, "options": {}}`,
+			`"Parameter options conflicts with parameter send_max"`},
+		{`{"recipients": ["bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd"], "bogus": true}`,
+			`"Unknown named parameter bogus"`},
+	} {
+		body := n.rawCallPath("/wallet/w", "sendall", json.RawMessage(c.params))
+		var r struct {
+			Error *struct {
+				Message json.RawMessage `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(body, &r); err != nil || r.Error == nil {
+			t.Errorf("%s: %s", c.params, body)
+			continue
+		}
+		var got, want string
+		json.Unmarshal(r.Error.Message, &got)
+		json.Unmarshal([]byte(c.want), &want)
+		if got != want {
+			t.Errorf("%s: %q, want %q", c.params, got, want)
+		}
+	}
+}

@@ -238,7 +238,10 @@ func newSendAll(d *Deps) *rpc.Method {
 			{Name: "fee_rate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in sat/vB."},
 			{Name: "options", Type: rpc.TypeObject, Optional: true, Description: "add_to_wallet (default true), fee_rate, include_watching " +
 				"(no longer used), inputs ([{txid, vout, sequence}], exclusive with send_max, minconf and maxconf), locktime, lock_unspents, " +
-				"psbt, send_max, minconf (default 0), maxconf, version (default 2), replaceable, conf_target, estimate_mode"},
+				"psbt, send_max, minconf (default 0), maxconf, version (default 2), replaceable, conf_target, estimate_mode; " +
+				"a named call may give these as top-level arguments",
+				NamedOnly: []string{"add_to_wallet", "include_watching", "inputs", "locktime", "lock_unspents", "psbt",
+					"send_max", "minconf", "maxconf", "version", "replaceable", "solving_data"}},
 		},
 		Result:   "{ \"psbt\" (when not added to the wallet or incomplete), \"txid\", \"hex\" (when not added), \"complete\" }",
 		Examples: []string{`'["bcrt1q09vm5lfy0j5reeulh4x5752q25uqqvz34hufdl"]' null "unset" 1.1`},
