@@ -3,6 +3,7 @@ package secp
 import (
 	"crypto/sha256"
 	"math/big"
+	"math/bits"
 	"testing"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
@@ -111,6 +112,60 @@ func TestFieldOps(t *testing.T) {
 			c := a
 			c.mul(&c, &b)
 			check("mul aliased", i, j, &c, new(big.Int).Mul(ab, bbig))
+		}
+	}
+}
+
+// TestReduce checks the reduction of 512-bit products against math/big,
+// with crafted inputs whose first fold wraps past 2^256 (low half just
+// below 2^256, high half large) and whose second fold then carries out of
+// the low limb.
+func TestReduce(t *testing.T) {
+	const ones = ^uint64(0)
+	cases := [][8]uint64{
+		{ones, ones, ones, ones, ones, ones, ones, ones},
+		{ones, ones, ones, ones, 0, 0, 0, 0},
+		{ones - feC, ones, ones, ones, 1, 0, 0, 0},
+		{ones, ones, ones, ones, 1 << 34, 0, 0, 0},
+		{0, 0, 0, 0, ones, ones, ones, ones},
+		{ones - 5, ones, ones, ones, ones >> 30, 0, 0, 0},
+		{0xffffffff00000000, ones, ones, ones, ones, ones, ones, 3},
+	}
+	// The high half (0, 0, 0, ones) with t3 = feC - 1 leaves, after the
+	// first fold, (t0, ones, ones, ones) and top = 2^32 + 976; top·feC is
+	// above 2^64, so the second fold wraps, and t0 is chosen so that it
+	// wraps to at least 2^64 - feC in the low limb: the last addition of
+	// feC then carries into the next limb.
+	c := uint64(feC)
+	top, _ := bits.Mul64(ones, c)
+	hi, lo := bits.Mul64(top, c)
+	if hi != 1 {
+		t.Fatal("crafted case: top·feC is not just above 2^64")
+	}
+	for d := uint64(0); d < 4; d++ {
+		t0 := -c - lo + d // 2^64 - feC - (top·feC - 2^64) + d
+		cases = append(cases, [8]uint64{t0, ones, ones, c - 1, 0, 0, 0, ones})
+	}
+	for i := range 200 {
+		h1 := sha256.Sum256([]byte{byte(i), 'r', '1'})
+		h2 := sha256.Sum256([]byte{byte(i), 'r', '2'})
+		var c [8]uint64
+		for j := range 4 {
+			c[j] = ones - uint64(h1[j])             // low half near 2^256
+			c[4+j] = uint64(h2[j]) << (8 * (j % 8)) // assorted high half
+		}
+		cases = append(cases, c)
+	}
+	for i, c := range cases {
+		want := new(big.Int)
+		for j := 7; j >= 0; j-- {
+			want.Lsh(want, 64).Or(want, new(big.Int).SetUint64(c[j]))
+		}
+		want.Mod(want, bigP)
+		var got fe
+		got.reduce(&c)
+		if new(big.Int).Mod(feToBig(&got), bigP).Cmp(want) != 0 {
+			t.Fatalf("case %d: reduce gives %x, want %x", i, feToBig(&got), want)
 		}
 	}
 }
