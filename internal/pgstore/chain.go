@@ -2,6 +2,7 @@ package pgstore
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 
 	"github.com/jackc/pgx/v5"
@@ -19,6 +20,9 @@ type WalletTx struct {
 	BlockHash    [32]byte
 	BlockTime    int64
 	BlockIndex   int32
+	// EventDepth is the highest confirmation depth the event log reported
+	// since the transaction last entered a block (0: none).
+	EventDepth int32
 }
 
 // BlockRef is a block the wallet processed.
@@ -41,9 +45,6 @@ type ChainSnapshot struct {
 	Recent []BlockRef
 	// Rescan is the rescan to resume, nil when none.
 	Rescan *RescanState
-	// EventDepths is, per transaction, the highest depth of the confirmed
-	// events logged since it last left the chain (nil when none).
-	EventDepths map[[32]byte]int32
 	// Marks are the transactions' marks (nil when there are none).
 	Marks map[[32]byte]TxMarks
 }
@@ -62,12 +63,13 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 	id := s.id
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, time_smart, block_hash,
-			block_height, block_time, block_index FROM wallet_txs WHERE wallet_id = $1 ORDER BY seq`, func(rows pgx.Rows) error {
+			block_height, block_time, block_index, event_depth FROM wallet_txs WHERE wallet_id = $1 ORDER BY seq`, func(rows pgx.Rows) error {
 			var t WalletTx
 			var txid, hash []byte
 			var height, bindex *int32
 			var btime *int64
-			if err := rows.Scan(&txid, &t.Seq, &t.Raw, &t.TimeReceived, &t.TimeSmart, &hash, &height, &btime, &bindex); err != nil {
+			if err := rows.Scan(&txid, &t.Seq, &t.Raw, &t.TimeReceived, &t.TimeSmart, &hash, &height, &btime, &bindex,
+				&t.EventDepth); err != nil {
 				return err
 			}
 			copy(t.TxID[:], txid)
@@ -129,21 +131,7 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 		if err != nil {
 			return err
 		}
-		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
-			WHERE wallet_id = $1 AND kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
-				WHERE r.wallet_id = e.wallet_id AND r.txid = e.txid AND r.kind = 'reorged' AND r.cursor > e.cursor)
-			GROUP BY txid`, func(rows pgx.Rows) error {
-			var txid []byte
-			var d int32
-			if err := rows.Scan(&txid, &d); err != nil {
-				return err
-			}
-			if snap.EventDepths == nil {
-				snap.EventDepths = map[[32]byte]int32{}
-			}
-			snap.EventDepths[[32]byte(txid)] = d
-			return nil
-		}, id)
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -166,11 +154,13 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 	hash, height, btime, bindex := blockArgs(w)
 	var seq int64
 	err := t.tx.QueryRow(t.ctx, `INSERT INTO wallet_txs (wallet_id, txid, seq, raw, time_received, time_smart,
-		block_hash, block_height, block_time, block_index) VALUES ($1, $2,
-		(SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9)
+		block_hash, block_height, block_time, block_index, event_depth) VALUES ($1, $2,
+		(SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (wallet_id, txid) DO UPDATE SET raw = excluded.raw, block_hash = excluded.block_hash,
-		block_height = excluded.block_height, block_time = excluded.block_time, block_index = excluded.block_index
-		RETURNING seq`, t.wid, w.TxID[:], w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex).Scan(&seq)
+		block_height = excluded.block_height, block_time = excluded.block_time, block_index = excluded.block_index,
+		event_depth = excluded.event_depth
+		RETURNING seq`, t.wid, w.TxID[:], w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex,
+		w.EventDepth).Scan(&seq)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write transaction", err)
 	}
@@ -178,10 +168,17 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 }
 
 // UnconfirmAbove removes the block of every transaction confirmed above
-// height.
+// height, and the depths reported of it.
 func (t *Tx) UnconfirmAbove(height int32) error {
 	return t.exec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
-		block_time = NULL, block_index = NULL WHERE wallet_id = $1 AND block_height > $2`, height)
+		block_time = NULL, block_index = NULL, event_depth = 0 WHERE wallet_id = $1 AND block_height > $2`, height)
+}
+
+// SetEventDepth records the highest confirmation depth the event log
+// reported for a transaction.
+func (t *Tx) SetEventDepth(txid [32]byte, depth int32) error {
+	return t.exec("write transaction", "UPDATE wallet_txs SET event_depth = $3 WHERE wallet_id = $1 AND txid = $2",
+		txid[:], depth)
 }
 
 // DeleteWalletTx removes a transaction; removing an unknown one is not an
@@ -248,6 +245,9 @@ type Event struct {
 	Height    int32
 	BlockHash [32]byte
 	Time      int64
+	// Detail is the wallet's encoding of the rest of the event, kept as
+	// given (nil for events written before schema version 4).
+	Detail []byte
 }
 
 // AppendEvent adds an event and returns its cursor, the wallet's next.
@@ -277,20 +277,97 @@ func (t *Tx) putEvent(e Event) error {
 		height, hash = e.Height, e.BlockHash[:]
 	}
 	return t.exec("write event", `INSERT INTO wallet_events (wallet_id, cursor, kind, txid, depth, block_height,
-		block_hash, time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, e.Cursor, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time)
+		block_hash, time, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, e.Cursor, e.Kind, e.TxID[:], e.Depth,
+		height, hash, e.Time, e.Detail)
+}
+
+// metaEventsPruned is the meta key of the highest cursor retention
+// removed: 8 bytes big-endian, absent when none was (the SQLite store's
+// key, so that a copy between the stores keeps it).
+const metaEventsPruned = "events_pruned_through"
+
+// eventsPruned reads the highest cursor retention removed.
+func eventsPruned(ctx context.Context, q interface {
+	QueryRow(context.Context, string, ...any) pgx.Row
+}, id int64) (int64, error) {
+	var v []byte
+	err := q.QueryRow(ctx, "SELECT value FROM meta WHERE wallet_id = $1 AND key = $2", id, metaEventsPruned).Scan(&v)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return 0, nil
+	case err != nil:
+		return 0, storeErr(ErrDatabase, "read event retention", err)
+	case len(v) != 8:
+		return 0, nil
+	}
+	return int64(binary.BigEndian.Uint64(v)), nil
+}
+
+// PruneEvents removes the oldest events: all but the newest keep when keep
+// is above 0, and those older than the first event written at or after
+// before (UNIX seconds) when before is above 0; the newest event always
+// stays. Only a prefix of the log is removed. It returns the highest cursor
+// removed so far (0 when none) and how many this call removed.
+func (t *Tx) PruneEvents(keep, before int64) (through, removed int64, err error) {
+	if through, err = eventsPruned(t.ctx, t.tx, t.wid); err != nil {
+		return 0, 0, err
+	}
+	var last *int64
+	if err := t.tx.QueryRow(t.ctx, "SELECT max(cursor) FROM wallet_events WHERE wallet_id = $1", t.wid).
+		Scan(&last); err != nil {
+		return 0, 0, storeErr(ErrDatabase, "read events", err)
+	}
+	if last == nil {
+		return through, 0, nil
+	}
+	cut := int64(0)
+	if keep > 0 {
+		cut = *last - keep
+	}
+	if before > 0 {
+		var first int64
+		err := t.tx.QueryRow(t.ctx, `SELECT cursor FROM wallet_events WHERE wallet_id = $1 AND time >= $2
+			ORDER BY cursor LIMIT 1`, t.wid, before).Scan(&first)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			cut = *last
+		case err != nil:
+			return 0, 0, storeErr(ErrDatabase, "read events", err)
+		default:
+			cut = max(cut, first-1)
+		}
+	}
+	cut = min(cut, *last-1)
+	if cut <= through {
+		return through, 0, nil
+	}
+	tag, err := t.tx.Exec(t.ctx, "DELETE FROM wallet_events WHERE wallet_id = $1 AND cursor <= $2", t.wid, cut)
+	if err != nil {
+		return 0, 0, storeErr(ErrDatabase, "remove events", err)
+	}
+	if err := t.PutMeta(metaEventsPruned, binary.BigEndian.AppendUint64(nil, uint64(cut))); err != nil {
+		return 0, 0, err
+	}
+	return cut, tag.RowsAffected(), nil
 }
 
 // Events returns at most limit events whose cursor is above after, in
-// cursor order.
-func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, error) {
+// cursor order, and the highest cursor retention removed (0 when none),
+// read together.
+func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, int64, error) {
 	var out []Event
+	var pruned int64
 	err := s.view(ctx, func(tx pgx.Tx) error {
-		return queryRows(ctx, tx, "read events", `SELECT cursor, kind, txid, depth, block_height, block_hash, time
+		var err error
+		if pruned, err = eventsPruned(ctx, tx, s.id); err != nil {
+			return err
+		}
+		return queryRows(ctx, tx, "read events", `SELECT cursor, kind, txid, depth, block_height, block_hash, time, detail
 			FROM wallet_events WHERE wallet_id = $1 AND cursor > $2 ORDER BY cursor LIMIT $3`, func(rows pgx.Rows) error {
 			var e Event
 			var txid, hash []byte
 			var height *int32
-			if err := rows.Scan(&e.Cursor, &e.Kind, &txid, &e.Depth, &height, &hash, &e.Time); err != nil {
+			if err := rows.Scan(&e.Cursor, &e.Kind, &txid, &e.Depth, &height, &hash, &e.Time, &e.Detail); err != nil {
 				return err
 			}
 			copy(e.TxID[:], txid)
@@ -303,5 +380,5 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, er
 			return nil
 		}, s.id, after, limit)
 	})
-	return out, err
+	return out, pruned, err
 }

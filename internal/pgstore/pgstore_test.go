@@ -249,6 +249,9 @@ func TestChainRoundTrip(t *testing.T) {
 		if err := tx.SetRescan(&RescanState{Next: 3, Stop: 9}); err != nil {
 			return err
 		}
+		if err := tx.SetEventDepth(txA.TxID, 6); err != nil {
+			return err
+		}
 		for _, e := range []Event{{Kind: "received", TxID: txA.TxID, Height: -1, Time: 1},
 			{Kind: "confirmed", TxID: txA.TxID, Depth: 1, Height: 5, BlockHash: [32]byte{5}, Time: 2},
 			{Kind: "confirmed", TxID: txA.TxID, Depth: 6, Height: 5, BlockHash: [32]byte{5}, Time: 3},
@@ -272,12 +275,13 @@ func TestChainRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &ChainSnapshot{Txs: []WalletTx{txA, txB, txC}, Recent: recent, Rescan: &RescanState{Next: 3, Stop: 9},
-		EventDepths: map[[32]byte]int32{txA.TxID: 6}}
+	deepA := txA
+	deepA.EventDepth = 6
+	want := &ChainSnapshot{Txs: []WalletTx{deepA, txB, txC}, Recent: recent, Rescan: &RescanState{Next: 3, Stop: 9}}
 	if !reflect.DeepEqual(snap, want) {
 		t.Fatalf("loaded %+v\nwant %+v", snap, want)
 	}
-	evs, err := s.Events(ctx, 2, 2)
+	evs, _, err := s.Events(ctx, 2, 2)
 	if err != nil || len(evs) != 2 || evs[0].Cursor != 3 || evs[1].Cursor != 4 || evs[1].Height != 9 || evs[1].BlockHash != [32]byte{9} {
 		t.Errorf("events after 2: %+v %v", evs, err)
 	}
@@ -308,7 +312,7 @@ func TestChainRoundTrip(t *testing.T) {
 	}
 	unconf := txB
 	unconf.Height, unconf.BlockHash, unconf.BlockTime, unconf.BlockIndex = -1, [32]byte{}, 0, 0
-	if !reflect.DeepEqual(snap.Txs, []WalletTx{txA, unconf}) || snap.Rescan != nil {
+	if !reflect.DeepEqual(snap.Txs, []WalletTx{deepA, unconf}) || snap.Rescan != nil {
 		t.Errorf("after rollback: %+v", snap)
 	}
 	// A failed transaction leaves nothing.
@@ -672,5 +676,69 @@ func TestTxMarks(t *testing.T) {
 	}
 	if snap, _ := s.LoadChain(ctx); len(snap.Marks) != 0 {
 		t.Errorf("marks left: %+v", snap.Marks)
+	}
+}
+
+// TestPruneEvents: retention by count and by age removes a prefix of one
+// wallet's log (not another's), records how far under the SQLite store's
+// meta key, keeps the newest event, and stores each event's detail as
+// given.
+func TestPruneEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	db, _ := connect(t)
+	var stores []*Store
+	for _, name := range []string{"w", "other"} {
+		s, err := db.Create(ctx, "regtest", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores = append(stores, s)
+		err = s.Update(ctx, func(tx *Tx) error {
+			for i := 0; i < 10; i++ {
+				tm := int64(100 + i)
+				if i == 4 {
+					tm = 200
+				}
+				if _, err := tx.AppendEvent(Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: tm,
+					Detail: []byte(`{"amount":1}`)}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := stores[0]
+	prune := func(keep, before int64) (int64, int64) {
+		t.Helper()
+		var through, removed int64
+		err := s.Update(ctx, func(tx *Tx) error {
+			var err error
+			through, removed, err = tx.PruneEvents(keep, before)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return through, removed
+	}
+	for _, step := range []struct {
+		keep, before, through, removed int64
+	}{{8, 0, 2, 2}, {0, 103, 3, 1}, {0, 150, 4, 1}, {3, 150, 7, 3}, {5, 0, 7, 0}, {0, 1000, 9, 2}} {
+		if th, n := prune(step.keep, step.before); th != step.through || n != step.removed {
+			t.Errorf("keep %d before %d: through %d removed %d, want %d %d", step.keep, step.before, th, n,
+				step.through, step.removed)
+		}
+	}
+	evs, pruned, err := s.Events(ctx, 0, 100)
+	if err != nil || pruned != 9 || len(evs) != 1 || evs[0].Cursor != 10 || string(evs[0].Detail) != `{"amount":1}` {
+		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
+	}
+	if evs, pruned, err := stores[1].Events(ctx, 0, 100); err != nil || pruned != 0 || len(evs) != 10 {
+		t.Errorf("the other wallet: %d events, pruned %d, %v", len(evs), pruned, err)
 	}
 }

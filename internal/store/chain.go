@@ -25,6 +25,9 @@ type WalletTx struct {
 	BlockHash  [32]byte
 	BlockTime  int64
 	BlockIndex int32
+	// EventDepth is the highest confirmation depth the event log reported
+	// since the transaction last entered a block (0: none).
+	EventDepth int32
 }
 
 // BlockRef is a block the wallet processed.
@@ -47,10 +50,6 @@ type ChainSnapshot struct {
 	Recent []BlockRef
 	// Rescan is the rescan to resume, nil when none.
 	Rescan *RescanState
-	// EventDepths is, per transaction, the highest depth of the confirmed
-	// events logged since it last left the chain (none: absent; nil when
-	// there are none).
-	EventDepths map[[32]byte]int32
 	// Marks are the transactions' marks (nil when there are none).
 	Marks map[[32]byte]TxMarks
 }
@@ -71,12 +70,12 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 	snap := &ChainSnapshot{}
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		err := queryRows(ctx, tx, "read transactions", `SELECT txid, seq, raw, time_received, time_smart, block_hash,
-			block_height, block_time, block_index FROM wallet_txs ORDER BY seq`, func(rows *sql.Rows) error {
+			block_height, block_time, block_index, event_depth FROM wallet_txs ORDER BY seq`, func(rows *sql.Rows) error {
 			var t WalletTx
 			var id, hash []byte
 			var height, btime, bindex sql.NullInt64
 			if err := rows.Scan(&id, &t.Seq, &t.Raw, &t.TimeReceived, &t.TimeSmart, &hash, &height,
-				&btime, &bindex); err != nil {
+				&btime, &bindex, &t.EventDepth); err != nil {
 				return err
 			}
 			copy(t.TxID[:], id)
@@ -135,21 +134,7 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 		if err != nil {
 			return err
 		}
-		return queryRows(ctx, tx, "read events", `SELECT txid, max(depth) FROM wallet_events e
-			WHERE kind = 'confirmed' AND NOT EXISTS (SELECT 1 FROM wallet_events r
-				WHERE r.txid = e.txid AND r.kind = 'reorged' AND r.cursor > e.cursor)
-			GROUP BY txid`, func(rows *sql.Rows) error {
-			var id []byte
-			var d int32
-			if err := rows.Scan(&id, &d); err != nil {
-				return err
-			}
-			if snap.EventDepths == nil {
-				snap.EventDepths = map[[32]byte]int32{}
-			}
-			snap.EventDepths[[32]byte(id)] = d
-			return nil
-		})
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -172,20 +157,28 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 			return 0, storeErr(ErrDatabase, "write transaction", err)
 		}
 		return seq, t.exec("write transaction", `INSERT INTO wallet_txs (txid, seq, raw, time_received,
-			time_smart, block_hash, block_height, block_time, block_index) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			w.TxID[:], seq, w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex)
+			time_smart, block_hash, block_height, block_time, block_index, event_depth)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			w.TxID[:], seq, w.Raw, w.TimeReceived, w.TimeSmart, hash, height, btime, bindex, w.EventDepth)
 	case err != nil:
 		return 0, storeErr(ErrDatabase, "write transaction", err)
 	}
 	return seq, t.exec("write transaction", `UPDATE wallet_txs SET raw = ?, block_hash = ?, block_height = ?,
-		block_time = ?, block_index = ? WHERE txid = ?`, w.Raw, hash, height, btime, bindex, w.TxID[:])
+		block_time = ?, block_index = ?, event_depth = ? WHERE txid = ?`, w.Raw, hash, height, btime, bindex,
+		w.EventDepth, w.TxID[:])
+}
+
+// SetEventDepth records the highest confirmation depth the event log
+// reported for a transaction.
+func (t *Tx) SetEventDepth(txid [32]byte, depth int32) error {
+	return t.exec("write transaction", "UPDATE wallet_txs SET event_depth = ? WHERE txid = ?", depth, txid[:])
 }
 
 // UnconfirmAbove removes the block of every transaction confirmed above
-// height.
+// height, and the depths reported of it.
 func (t *Tx) UnconfirmAbove(height int32) error {
 	return t.exec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
-		block_time = NULL, block_index = NULL WHERE block_height > ?`, height)
+		block_time = NULL, block_index = NULL, event_depth = 0 WHERE block_height > ?`, height)
 }
 
 // DeleteWalletTx removes a transaction; removing an unknown one is not an

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 )
 
 // Event is one entry of the wallet's event log. Height is -1 when the
@@ -17,7 +18,14 @@ type Event struct {
 	Height    int32
 	BlockHash [32]byte
 	Time      int64
+	// Detail is the wallet's encoding of the rest of the event, kept as
+	// given (nil for events written before schema version 10).
+	Detail []byte
 }
+
+// metaEventsPruned is the meta key of the highest cursor retention
+// removed: 8 bytes big-endian, absent when none was.
+const metaEventsPruned = "events_pruned_through"
 
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
@@ -27,7 +35,8 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 		height, hash = e.Height, e.BlockHash[:]
 	}
 	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO wallet_events (kind, txid, depth, block_height,
-		block_hash, time) VALUES (?, ?, ?, ?, ?, ?)`, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time)
+		block_hash, time, detail) VALUES (?, ?, ?, ?, ?, ?, ?)`, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time,
+		e.Detail)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}
@@ -39,11 +48,17 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 }
 
 // Events returns at most limit events whose cursor is above after, in
-// cursor order.
-func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, error) {
+// cursor order, and the highest cursor retention removed (0 when none),
+// read together.
+func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, int64, error) {
 	var out []Event
+	var pruned int64
 	err := s.view(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT cursor, kind, txid, depth, block_height, block_hash, time
+		var err error
+		if pruned, err = eventsPruned(ctx, tx); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT cursor, kind, txid, depth, block_height, block_hash, time, detail
 			FROM wallet_events WHERE cursor > ? ORDER BY cursor LIMIT ?`, after, limit)
 		if err != nil {
 			return storeErr(ErrDatabase, "read events", err)
@@ -52,7 +67,7 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, er
 			var e Event
 			var id, hash []byte
 			var height sql.NullInt64
-			if err := rows.Scan(&e.Cursor, &e.Kind, &id, &e.Depth, &height, &hash, &e.Time); err != nil {
+			if err := rows.Scan(&e.Cursor, &e.Kind, &id, &e.Depth, &height, &hash, &e.Time, &e.Detail); err != nil {
 				rows.Close()
 				return storeErr(ErrDatabase, "read events", err)
 			}
@@ -69,5 +84,77 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, er
 		}
 		return nil
 	})
-	return out, err
+	return out, pruned, err
+}
+
+// eventsPruned reads the highest cursor retention removed.
+func eventsPruned(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var v []byte
+	err := q.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = ?", metaEventsPruned).Scan(&v)
+	switch {
+	case err == sql.ErrNoRows:
+		return 0, nil
+	case err != nil:
+		return 0, storeErr(ErrDatabase, "read event retention", err)
+	case len(v) != 8:
+		return 0, nil
+	}
+	return int64(binary.BigEndian.Uint64(v)), nil
+}
+
+// PruneEvents removes the oldest events: all but the newest keep cursors
+// when keep is above 0, and those older than the first event written at
+// or after before (UNIX seconds) when before is above 0. Only a prefix of
+// the log is ever removed, so that a cursor is either kept with all that
+// follow it or older than everything kept; the newest event always stays,
+// so that a copy of the log (backupwallet) goes on after its cursor. It
+// returns the highest cursor removed so far (0 when none) and how many
+// events this call removed.
+func (t *Tx) PruneEvents(keep, before int64) (through int64, removed int64, err error) {
+	if through, err = eventsPruned(t.ctx, t.tx); err != nil {
+		return 0, 0, err
+	}
+	var last sql.NullInt64
+	if err := t.tx.QueryRowContext(t.ctx, "SELECT max(cursor) FROM wallet_events").Scan(&last); err != nil {
+		return 0, 0, storeErr(ErrDatabase, "read events", err)
+	}
+	if !last.Valid {
+		return through, 0, nil
+	}
+	cut := int64(0)
+	if keep > 0 {
+		// Cursors have no gaps (AUTOINCREMENT values of rolled back
+		// inserts are rolled back too; only pruning removes events).
+		cut = last.Int64 - keep
+	}
+	if before > 0 {
+		var first sql.NullInt64
+		err := t.tx.QueryRowContext(t.ctx, `SELECT cursor FROM wallet_events WHERE time >= ?
+			ORDER BY cursor LIMIT 1`, before).Scan(&first)
+		switch {
+		case err == sql.ErrNoRows:
+			cut = last.Int64
+		case err != nil:
+			return 0, 0, storeErr(ErrDatabase, "read events", err)
+		default:
+			cut = max(cut, first.Int64-1)
+		}
+	}
+	cut = min(cut, last.Int64-1)
+	if cut <= through {
+		return through, 0, nil
+	}
+	res, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_events WHERE cursor <= ?", cut)
+	if err != nil {
+		return 0, 0, storeErr(ErrDatabase, "remove events", err)
+	}
+	if removed, err = res.RowsAffected(); err != nil {
+		return 0, 0, storeErr(ErrDatabase, "remove events", err)
+	}
+	if err := t.PutMeta(metaEventsPruned, binary.BigEndian.AppendUint64(nil, uint64(cut))); err != nil {
+		return 0, 0, err
+	}
+	return cut, removed, nil
 }

@@ -14,7 +14,8 @@ func (t *Tx) PutEvent(e Event) error {
 		height, hash = e.Height, e.BlockHash[:]
 	}
 	return t.exec("write event", `INSERT INTO wallet_events (cursor, kind, txid, depth, block_height,
-		block_hash, time) VALUES (?, ?, ?, ?, ?, ?, ?)`, e.Cursor, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time)
+		block_hash, time, detail) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, e.Cursor, e.Kind, e.TxID[:], e.Depth, height, hash,
+		e.Time, e.Detail)
 }
 
 // Delivery is where one delivery target stands in the event log.

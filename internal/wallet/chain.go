@@ -49,6 +49,14 @@ type ChainStoreTx interface {
 	// AppendEvent adds an event to the wallet's event log and returns
 	// its cursor.
 	AppendEvent(e EventRecord) (int64, error)
+	// SetEventDepth records the highest confirmation depth the event log
+	// reported for a transaction (TxRecord.EventDepth).
+	SetEventDepth(txid [32]byte, depth int32) error
+	// PruneEvents removes the oldest events: all but the newest keep
+	// (when above 0) and those older than the first one written at or
+	// after before (UNIX seconds, when above 0). It returns the highest
+	// cursor removed so far and how many this call removed.
+	PruneEvents(keep, before int64) (through, removed int64, err error)
 }
 
 // TxRecord is a stored wallet transaction; Height is -1 when it has no
@@ -65,6 +73,9 @@ type TxRecord struct {
 	BlockHash  [32]byte
 	BlockTime  int64
 	BlockIndex int32
+	// EventDepth is the highest confirmation depth the event log reported
+	// since the transaction last entered a block (0: none).
+	EventDepth int32
 }
 
 // BlockRef is a processed block.
@@ -113,9 +124,6 @@ type ChainSnapshot struct {
 	Txs    []TxRecord
 	Recent []BlockRef
 	Rescan *RescanState
-	// EventDepths is, per transaction, the highest confirmation depth the
-	// event log reported since the transaction last left the chain.
-	EventDepths map[[32]byte]int32
 	// Marks are the transactions' recorded marks.
 	Marks map[[32]byte]TxMarks
 }
@@ -148,7 +156,8 @@ type walletTx struct {
 	credit  int64
 	credOK  bool
 	// evDepth is the highest confirmation depth reported in the event
-	// log since the transaction last entered a block (0: none).
+	// log since the transaction last entered a block (0: none); the
+	// stored rec.EventDepth follows it.
 	evDepth int32
 	// marks are the recorded abandoned state and fee-bump links.
 	marks TxMarks
@@ -197,6 +206,9 @@ type chainData struct {
 	loadedFrom int64
 	// byScript lists the transactions paying each script (paydetect.go).
 	byScript map[string][]*walletTx
+	// evPending are the confirmed transactions whose deepest configured
+	// confirmation depth is not reported yet (events.go).
+	evPending map[chainhash.Hash]struct{}
 	// committed are the wallet's own transactions (CommitTx) not yet seen
 	// in the backend's mempool: DropUnconfirmed keeps them, as Core keeps
 	// its own transactions, so that a mempool read taken before the relay
@@ -237,13 +249,14 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 			if err != nil {
 				continue
 			}
-			wt.evDepth = snap.EventDepths[r.TxID]
+			wt.evDepth = r.EventDepth
 			wt.marks = snap.Marks[r.TxID]
 			// Until the first mempool read says otherwise, an
 			// unconfirmed transaction that was not abandoned is
 			// taken to be in the mempool.
 			wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
 			c.add(wt)
+			w.trackDepth(wt)
 		}
 		c.refreshStates()
 		c.recent = snap.Recent
@@ -445,14 +458,17 @@ func (w *Wallet) unspentOutpoints() []wire.OutPoint {
 
 // isFromMe reports whether one of tx's inputs spends an output of the
 // wallet. The caller holds c.mu.
-func (w *Wallet) isFromMe(tx *wire.MsgTx) bool {
-	c := &w.chain
+func (w *Wallet) isFromMe(tx *wire.MsgTx) bool { return w.spendsFrom(tx, w.chain.walletPrev) }
+
+// spendsFrom reports whether one of tx's inputs spends an output of the
+// wallet, prev finding the transactions the inputs spend.
+func (w *Wallet) spendsFrom(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) bool {
 	for _, in := range tx.TxIn {
-		prev, ok := c.txs[in.PreviousOutPoint.Hash]
-		if !ok || int(in.PreviousOutPoint.Index) >= len(prev.tx.TxOut) {
+		p := prev(in.PreviousOutPoint.Hash)
+		if p == nil || int(in.PreviousOutPoint.Index) >= len(p.TxOut) {
 			continue
 		}
-		if w.IsMine(prev.tx.TxOut[in.PreviousOutPoint.Index].PkScript) {
+		if w.IsMine(p.TxOut[in.PreviousOutPoint.Index].PkScript) {
 			return true
 		}
 	}
@@ -496,6 +512,15 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 	// back are known unconfirmed transactions seen in the mempool again.
 	var back []*walletTx
 	used := map[*walletDesc]int64{}
+	// A transaction may spend an output of one recorded before it in the
+	// same block (or mempool batch): prev finds both kinds.
+	batch := map[chainhash.Hash]*wire.MsgTx{}
+	prev := func(h chainhash.Hash) *wire.MsgTx {
+		if t := batch[h]; t != nil {
+			return t
+		}
+		return c.walletPrev(h)
+	}
 	c.mu.RLock()
 	for i, tx := range txs {
 		mine := false
@@ -511,7 +536,7 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			}
 		}
 		w.mu.RUnlock()
-		if !mine && !w.isFromMe(tx) {
+		if !mine && !w.spendsFrom(tx, prev) {
 			continue
 		}
 		if blk.Height < 0 {
@@ -538,19 +563,25 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		switch old, ok := c.txs[chainhash.Hash(r.TxID)]; {
 		case ok:
 			r.Seq, r.TimeReceived, r.TimeSmart = old.rec.Seq, old.rec.TimeReceived, old.rec.TimeSmart
+			r.EventDepth = old.evDepth
+			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
+				r.EventDepth = w.blockDepth()
+			}
 		case blk.Height < 0:
 			// Unconfirmed: listed at the time it was received.
 			r.Height, r.BlockHash, r.BlockTime, r.BlockIndex = -1, [32]byte{}, 0, 0
 			r.TimeSmart = now
 		default:
 			r.TimeSmart = c.smartTime(blk, now, recs)
+			r.EventDepth = w.blockDepth()
 		}
 		recs = append(recs, r)
 		recTxs = append(recTxs, tx)
+		batch[chainhash.Hash(r.TxID)] = tx
 	}
 	var events []EventRecord
-	for _, r := range recs {
-		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, now)...)
+	for i, r := range recs {
+		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)...)
 	}
 	transitions := c.conflictTransitions(recTxs, blk)
 	// Abandonment ends when the transaction is seen again.
@@ -697,10 +728,6 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if old, ok := c.txs[chainhash.Hash(r.TxID)]; ok {
 			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
 				notices = append(notices, noticeOf(r))
-				old.evDepth = 0
-				if r.Height >= 0 && w.reportsDepth(1) {
-					old.evDepth = 1
-				}
 			}
 			old.rec = r
 			if r.Height >= 0 {
@@ -709,6 +736,8 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			if m, ok := unabandon[old.txid]; ok {
 				old.marks = m
 			}
+			old.evDepth = r.EventDepth
+			w.trackDepth(old)
 			continue
 		}
 		notices = append(notices, noticeOf(r))
@@ -716,11 +745,10 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		if err != nil {
 			continue
 		}
-		if r.Height >= 0 && w.reportsDepth(1) {
-			wt.evDepth = 1
-		}
+		wt.evDepth = r.EventDepth
 		wt.inMempool = r.Height < 0
 		c.add(wt)
+		w.trackDepth(wt)
 	}
 	for _, wt := range back {
 		wt.inMempool = true
@@ -836,7 +864,8 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 		}
 		for _, wt := range c.order {
 			if wt.rec.Height > height {
-				if _, err := tx.AppendEvent(txEvent(EventReorged, wt.rec, 0, now)); err != nil {
+				e := txEvent(EventReorged, wt.rec, 0, now, w.content(wt.tx, c.walletPrev))
+				if _, err := tx.AppendEvent(e); err != nil {
 					return err
 				}
 			}
@@ -849,7 +878,8 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	for _, wt := range c.order {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
-			wt.evDepth = 0
+			wt.evDepth, wt.rec.EventDepth = 0, 0
+			delete(c.evPending, wt.txid)
 			// Back to the mempool, as a node takes the transactions
 			// of disconnected blocks back; the next mempool read
 			// tells.
@@ -881,13 +911,21 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 				return err
 			}
 		}
+		for wt, d := range reached {
+			if err := tx.SetEventDepth(wt.rec.TxID, d); err != nil {
+				return err
+			}
+		}
 		return tx.SetRecentBlocks(recent)
 	})
 	if err != nil {
 		return err
 	}
 	for wt, d := range reached {
-		wt.evDepth = d
+		wt.evDepth, wt.rec.EventDepth = d, d
+		if d >= w.topDepth() {
+			delete(c.evPending, wt.txid)
+		}
 	}
 	c.recent = append([]BlockRef(nil), recent...)
 	return nil

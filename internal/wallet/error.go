@@ -64,6 +64,10 @@ const (
 	// have yet (reported as RPC_WALLET_ERROR, -4).
 	ErrNotSupported = ErrorKind("ErrNotSupported")
 
+	// ErrEventsPruned is a cursor of the event log older than what
+	// -eventretention keeps (reported as RPC_INVALID_PARAMETER, -8).
+	ErrEventsPruned = ErrorKind("ErrEventsPruned")
+
 	// ErrStorage is a failure of the wallet database. The details are
 	// logged; the client sees a generic message.
 	ErrStorage = ErrorKind("ErrStorage")

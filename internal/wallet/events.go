@@ -2,29 +2,65 @@ package wallet
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 )
 
 // Event kinds of the wallet's event log.
 const (
-	// EventReceived: a transaction of the wallet was first recorded,
-	// unconfirmed or in a block.
+	// EventReceived: a transaction paying the wallet and spending none of
+	// its coins was first recorded, unconfirmed or in a block.
 	EventReceived = "received"
+	// EventSent: a transaction spending the wallet's coins was first
+	// recorded: one the wallet made (sendtoaddress, sendmany, ...) or one
+	// seen in the mempool or a block.
+	EventSent = "sent"
 	// EventConfirmed: a transaction reached one of the configured
 	// confirmation depths (Depth) in its block.
 	EventConfirmed = "confirmed"
 	// EventReorged: a confirmed transaction's block left the chain.
 	EventReorged = "reorged"
+	// EventReplaced: an unconfirmed transaction was replaced by another
+	// spending the same coins (Related names the replacement).
+	EventReplaced = "replaced"
+	// EventConflicted: a transaction conflicts with one in a block
+	// (Related names it).
+	EventConflicted = "conflicted"
+	// EventAbandoned: the transaction was abandoned (abandontransaction).
+	EventAbandoned = "abandoned"
 )
 
 // DefaultEventDepths are the confirmation depths reported when none are
 // configured.
 var DefaultEventDepths = []int32{1, 6}
 
+// EventOutput is an output of the event's transaction that pays the
+// wallet.
+type EventOutput struct {
+	Vout uint32
+	// Address is empty when the script has no address.
+	Address string
+	Amount  int64
+	// Label is the address's label when the event was written, nil when
+	// it has none (change).
+	Label *string
+	// ParentDescs are the wallet's descriptors that produce the script
+	// (Core's parent_descs).
+	ParentDescs []string
+}
+
 // EventRecord is one entry of the wallet's event log, written in the same
 // store transaction as the change it reports. Cursor is its position
 // (increasing, never reused); Height is -1 and BlockHash zero when the
 // transaction has no block; Time is when it was written (UNIX seconds).
+// Amount, Fee and Outputs describe the transaction as the wallet saw it
+// when the event was written.
 type EventRecord struct {
 	Cursor    int64
 	Kind      string
@@ -33,26 +69,141 @@ type EventRecord struct {
 	Height    int32
 	BlockHash [32]byte
 	Time      int64
+	// Amount is the change of the wallet's balance, the fee left out
+	// (Core's gettransaction amount), in satoshis: negative for sends.
+	Amount int64
+	// Fee is set on a transaction that spends the wallet's coins: the fee
+	// it pays, negative, as Core shows it.
+	Fee *int64
+	// Outputs are the transaction's outputs that pay the wallet.
+	Outputs []EventOutput
+	// Related is the other transaction of a replaced or conflicted event
+	// (zero when none is known).
+	Related [32]byte
+}
+
+// eventDetail is the stored form of what an event carries besides its
+// columns. Amounts are satoshis.
+type eventDetail struct {
+	Amount  int64             `json:"amount"`
+	Fee     *int64            `json:"fee,omitempty"`
+	Outputs []eventOutputJSON `json:"outputs,omitempty"`
+	Related string            `json:"related,omitempty"`
+}
+
+type eventOutputJSON struct {
+	Vout        uint32   `json:"n"`
+	Address     string   `json:"address,omitempty"`
+	Amount      int64    `json:"amount"`
+	Label       *string  `json:"label,omitempty"`
+	ParentDescs []string `json:"parent_descs,omitempty"`
+}
+
+// EncodeEventDetail is the stored form of e's amount, fee, outputs and
+// related transaction, which a store keeps as given.
+func EncodeEventDetail(e EventRecord) []byte {
+	d := eventDetail{Amount: e.Amount, Fee: e.Fee}
+	if e.Related != ([32]byte{}) {
+		d.Related = chainhash.Hash(e.Related).String()
+	}
+	if len(e.Outputs) > 0 {
+		d.Outputs = make([]eventOutputJSON, len(e.Outputs))
+		for i, o := range e.Outputs {
+			d.Outputs[i] = eventOutputJSON(o)
+		}
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		// Plain integers, strings and slices always encode.
+		panic("event detail: " + err.Error())
+	}
+	return b
+}
+
+// DecodeEventDetail fills e's amount, fee, outputs and related transaction
+// from their stored form; empty (an event written before events carried
+// them) leaves them empty.
+func DecodeEventDetail(b []byte, e *EventRecord) error {
+	if len(b) == 0 {
+		return nil
+	}
+	var d eventDetail
+	if err := json.Unmarshal(b, &d); err != nil {
+		return storageErr(fmt.Errorf("event %d: %w", e.Cursor, err))
+	}
+	e.Amount, e.Fee = d.Amount, d.Fee
+	if d.Related != "" {
+		h, err := chainhash.NewHashFromStr(d.Related)
+		if err != nil {
+			return storageErr(fmt.Errorf("event %d: %w", e.Cursor, err))
+		}
+		e.Related = *h
+	}
+	if len(d.Outputs) > 0 {
+		e.Outputs = make([]EventOutput, len(d.Outputs))
+		for i, o := range d.Outputs {
+			e.Outputs[i] = EventOutput(o)
+		}
+	}
+	return nil
 }
 
 // EventStore is the optional part of a Store that reads the event log.
 type EventStore interface {
-	// Events returns at most limit events after the cursor, in order.
-	Events(ctx context.Context, after int64, limit int) ([]EventRecord, error)
+	// Events returns at most limit events after the cursor, in order,
+	// and the highest cursor retention removed (0: none), read together.
+	Events(ctx context.Context, after int64, limit int) ([]EventRecord, int64, error)
 }
 
 // Events returns at most limit events of the log whose cursor is above
-// after, in cursor order; none when the store keeps no log.
+// after, in cursor order; none when the store keeps no log. A cursor below
+// the highest one retention removed gets ErrEventsPruned: events after it
+// are gone.
 func (w *Wallet) Events(ctx context.Context, after int64, limit int) ([]EventRecord, error) {
 	es, ok := w.store.(EventStore)
 	if !ok {
 		return nil, nil
 	}
-	evs, err := es.Events(ctx, after, limit)
+	evs, pruned, err := es.Events(ctx, after, limit)
 	if err != nil {
 		return nil, storageErr(err)
 	}
+	if after < pruned {
+		return nil, walletErr(ErrEventsPruned, "Cursor "+strconv.FormatInt(after, 10)+
+			" is older than the event log keeps: events through cursor "+strconv.FormatInt(pruned, 10)+
+			" were removed (-eventretention); resume after "+strconv.FormatInt(pruned, 10)+" or later")
+	}
 	return evs, nil
+}
+
+// EventRetention says which events background pruning removes: all but the
+// newest Count (0: no limit) and those written more than Age seconds ago
+// (0: no limit). An event goes when either limit says so.
+type EventRetention struct {
+	Count int64
+	Age   int64
+}
+
+// PruneEvents removes the events retention r no longer keeps, in one store
+// transaction, and returns how many it removed.
+func (w *Wallet) PruneEvents(ctx context.Context, r EventRetention, now int64) (int64, error) {
+	if r.Count <= 0 && r.Age <= 0 {
+		return 0, nil
+	}
+	if _, ok := w.store.(EventStore); !ok {
+		return 0, nil
+	}
+	before := int64(0)
+	if r.Age > 0 {
+		before = now - r.Age
+	}
+	var removed int64
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		var err error
+		_, removed, err = tx.PruneEvents(r.Count, before)
+		return err
+	})
+	return removed, err
 }
 
 // eventDepths returns the configured confirmation depths, ascending.
@@ -66,8 +217,81 @@ func (w *Wallet) eventDepths() []int32 {
 // reportsDepth reports whether depth d is configured.
 func (w *Wallet) reportsDepth(d int32) bool { return slices.Contains(w.eventDepths(), d) }
 
-func txEvent(kind string, r TxRecord, depth int32, now int64) EventRecord {
-	e := EventRecord{Kind: kind, TxID: r.TxID, Depth: depth, Height: r.Height, Time: now}
+// topDepth is the deepest configured depth.
+func (w *Wallet) topDepth() int32 {
+	d := w.eventDepths()
+	return d[len(d)-1]
+}
+
+// blockDepth is the reported depth of a transaction that just entered a
+// block.
+func (w *Wallet) blockDepth() int32 {
+	if w.reportsDepth(1) {
+		return 1
+	}
+	return 0
+}
+
+// txContent is what an event reports of a transaction.
+type txContent struct {
+	amount  int64
+	fee     *int64
+	outputs []EventOutput
+}
+
+// content describes tx for its events. prev finds the transactions its
+// inputs spend (the wallet's, and those recorded with it). The caller
+// holds c.mu, and not w.mu.
+func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) txContent {
+	var tc txContent
+	var debit int64
+	if !isCoinbase(tx) {
+		for _, in := range tx.TxIn {
+			p := prev(in.PreviousOutPoint.Hash)
+			if p == nil || int(in.PreviousOutPoint.Index) >= len(p.TxOut) {
+				continue
+			}
+			if out := p.TxOut[in.PreviousOutPoint.Index]; w.IsMine(out.PkScript) {
+				debit += out.Value
+			}
+		}
+	}
+	var credit, outSum int64
+	for i, o := range tx.TxOut {
+		outSum += o.Value
+		oi := w.scriptInfo(o.PkScript)
+		if !oi.mine {
+			continue
+		}
+		credit += o.Value
+		eo := EventOutput{Vout: uint32(i), Address: oi.address, Amount: o.Value, ParentDescs: oi.parents}
+		if oi.label != nil && oi.address != "" {
+			l := *oi.label
+			eo.Label = &l
+		}
+		tc.outputs = append(tc.outputs, eo)
+	}
+	tc.amount = credit - debit
+	if debit > 0 {
+		f := outSum - debit
+		tc.fee = &f
+		tc.amount -= f
+	}
+	return tc
+}
+
+// walletPrev looks a transaction up among the wallet's. The caller holds
+// c.mu.
+func (c *chainData) walletPrev(h chainhash.Hash) *wire.MsgTx {
+	if wt := c.txs[h]; wt != nil {
+		return wt.tx
+	}
+	return nil
+}
+
+func txEvent(kind string, r TxRecord, depth int32, now int64, tc txContent) EventRecord {
+	e := EventRecord{Kind: kind, TxID: r.TxID, Depth: depth, Height: r.Height, Time: now,
+		Amount: tc.amount, Fee: tc.fee, Outputs: tc.outputs}
 	if r.Height >= 0 {
 		e.BlockHash = r.BlockHash
 	} else {
@@ -77,38 +301,64 @@ func txEvent(kind string, r TxRecord, depth int32, now int64) EventRecord {
 }
 
 // recordEvents are the events of recording r, given the transaction's
-// previous state (nil when new): received for a new transaction, then
-// confirmed at depth 1 when it is in a block it was not in before. The
-// caller holds c.mu.
-func (w *Wallet) recordEvents(old *walletTx, r TxRecord, now int64) []EventRecord {
+// previous state (nil when new): received or sent for a new transaction
+// (sent when it spends the wallet's coins), then confirmed at depth 1 when
+// it is in a block it was not in before. The caller holds c.mu.
+func (w *Wallet) recordEvents(old *walletTx, r TxRecord, tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx, now int64) []EventRecord {
+	moved := old == nil || old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash
+	confirm := r.Height >= 0 && moved && w.reportsDepth(1)
+	if old != nil && !confirm {
+		return nil
+	}
+	tc := w.content(tx, prev)
 	var evs []EventRecord
 	if old == nil {
-		evs = append(evs, txEvent(EventReceived, r, 0, now))
+		kind := EventReceived
+		if tc.fee != nil {
+			kind = EventSent
+		}
+		evs = append(evs, txEvent(kind, r, 0, now, tc))
 	}
-	moved := old == nil || old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash
-	if r.Height >= 0 && moved && w.reportsDepth(1) {
-		evs = append(evs, txEvent(EventConfirmed, r, 1, now))
+	if confirm {
+		evs = append(evs, txEvent(EventConfirmed, r, 1, now, tc))
 	}
 	return evs
 }
 
 // depthEvents are the confirmed events due at tip height tip: each
 // configured depth a confirmed transaction reached and was not reported
-// at. It returns the new reported depth per transaction. The caller holds
-// c.mu.
+// at. Only the transactions not yet reported at the deepest depth are
+// looked at (c.evPending), so the cost follows the transactions near the
+// tip, not the wallet's history. It returns the new reported depth per
+// transaction. The caller holds c.mu.
 func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx]int32) {
+	c := &w.chain
 	depths := w.eventDepths()
 	top := depths[len(depths)-1]
-	var evs []EventRecord
-	var reached map[*walletTx]int32
-	for _, wt := range w.chain.order {
-		if !wt.confirmed() || wt.evDepth >= top {
+	var due []*walletTx
+	for id := range c.evPending {
+		wt := c.txs[id]
+		if wt == nil || !wt.confirmed() || wt.evDepth >= top {
+			delete(c.evPending, id)
 			continue
 		}
+		if have := tip - wt.rec.Height + 1; have > wt.evDepth {
+			due = append(due, wt)
+		}
+	}
+	sort.Slice(due, func(i, j int) bool { return due[i].rec.Seq < due[j].rec.Seq })
+	var evs []EventRecord
+	var reached map[*walletTx]int32
+	for _, wt := range due {
 		have := tip - wt.rec.Height + 1
+		var tc *txContent
 		for _, d := range depths {
 			if d > wt.evDepth && d <= have {
-				evs = append(evs, txEvent(EventConfirmed, wt.rec, d, now))
+				if tc == nil {
+					v := w.content(wt.tx, c.walletPrev)
+					tc = &v
+				}
+				evs = append(evs, txEvent(EventConfirmed, wt.rec, d, now, *tc))
 				if reached == nil {
 					reached = map[*walletTx]int32{}
 				}
@@ -117,4 +367,17 @@ func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx
 		}
 	}
 	return evs, reached
+}
+
+// trackDepth notes that wt's deeper confirmations are still to be
+// reported. The caller holds c.mu for writing.
+func (w *Wallet) trackDepth(wt *walletTx) {
+	c := &w.chain
+	if !wt.confirmed() || wt.evDepth >= w.topDepth() {
+		return
+	}
+	if c.evPending == nil {
+		c.evPending = map[chainhash.Hash]struct{}{}
+	}
+	c.evPending[wt.txid] = struct{}{}
 }

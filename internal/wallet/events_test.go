@@ -1,16 +1,19 @@
 package wallet_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
+	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/internal/walletdb"
 )
@@ -153,5 +156,163 @@ func TestEventLogDepths(t *testing.T) {
 	}
 	if got := kinds(); got != "received 0; confirmed 3" {
 		t.Errorf("at depth 3: %s", got)
+	}
+}
+
+// TestEventContent: each event carries the wallet's outputs with address,
+// label and descriptors, the net amount and, when the wallet's coins are
+// spent, the fee; a transaction spending them is sent, not received, also
+// when it spends an output of a transaction first seen in the same block.
+func TestEventContent(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, _, err := m.Create(ctx, "w", wallet.CreateOptions{DisablePrivateKeys: true, Blank: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shop, change := "shop", "raw(0014"+strings.Repeat("22", 20)+")"
+	res, err := w.ImportDescriptors(ctx, []wallet.ImportElement{
+		{HasDesc: true, Desc: descriptor.AddChecksum("raw(0014" + strings.Repeat("11", 20) + ")"),
+			HasLabel: true, Label: &shop, Timestamp: 1700000000},
+		{HasDesc: true, Desc: descriptor.AddChecksum(change), Timestamp: 1700000000},
+	}, nil)
+	if err != nil || !res[0].Success || !res[1].Success {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	spkShop := append([]byte{0, 20}, bytes.Repeat([]byte{0x11}, 20)...)
+	spkChange := append([]byte{0, 20}, bytes.Repeat([]byte{0x22}, 20)...)
+	other := append([]byte{0, 20}, bytes.Repeat([]byte{0x33}, 20)...)
+
+	pay := wire.NewMsgTx(2)
+	pay.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{9}}, nil, nil))
+	pay.AddTxOut(wire.NewTxOut(5000, other))
+	pay.AddTxOut(wire.NewTxOut(100000, spkShop))
+	// spend pays 60000 away, 39000 back as change, 1000 of fee.
+	spend := wire.NewMsgTx(2)
+	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: pay.TxHash(), Index: 1}, nil, nil))
+	spend.AddTxOut(wire.NewTxOut(39000, spkChange))
+	spend.AddTxOut(wire.NewTxOut(60000, other))
+	// away spends the change entirely to someone else: nothing comes back.
+	away := wire.NewMsgTx(2)
+	away.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: spend.TxHash(), Index: 0}, nil, nil))
+	away.AddTxOut(wire.NewTxOut(38500, other))
+
+	blk := wallet.BlockInfo{Height: 200, Hash: chainhash.Hash{200}, Time: 1700000200}
+	if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{pay, spend, away}, []int{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := w.Events(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shopDesc := descriptor.AddChecksum("raw(0014" + strings.Repeat("11", 20) + ")")
+	changeDesc := descriptor.AddChecksum(change)
+	type out struct {
+		vout   uint32
+		amount int64
+		label  string
+		desc   string
+	}
+	want := []struct {
+		kind   string
+		txid   chainhash.Hash
+		depth  int32
+		amount int64
+		fee    int64 // 1: none
+		outs   []out
+	}{
+		{wallet.EventReceived, pay.TxHash(), 0, 100000, 1, []out{{1, 100000, "shop", shopDesc}}},
+		{wallet.EventConfirmed, pay.TxHash(), 1, 100000, 1, []out{{1, 100000, "shop", shopDesc}}},
+		{wallet.EventSent, spend.TxHash(), 0, -60000, -1000, []out{{0, 39000, "", changeDesc}}},
+		{wallet.EventConfirmed, spend.TxHash(), 1, -60000, -1000, []out{{0, 39000, "", changeDesc}}},
+		{wallet.EventSent, away.TxHash(), 0, -38500, -500, nil},
+		{wallet.EventConfirmed, away.TxHash(), 1, -38500, -500, nil},
+	}
+	if len(evs) != len(want) {
+		t.Fatalf("%d events, want %d: %+v", len(evs), len(want), evs)
+	}
+	for i, e := range evs {
+		wt := want[i]
+		fee := int64(1)
+		if e.Fee != nil {
+			fee = *e.Fee
+		}
+		if e.Kind != wt.kind || e.TxID != wt.txid || e.Depth != wt.depth || e.Amount != wt.amount || fee != wt.fee ||
+			e.Height != 200 || e.BlockHash != blk.Hash || len(e.Outputs) != len(wt.outs) {
+			t.Errorf("event %d: %+v, want %+v", i, e, wt)
+			continue
+		}
+		for j, o := range e.Outputs {
+			wo := wt.outs[j]
+			label := ""
+			if o.Label != nil {
+				label = *o.Label
+			}
+			if o.Vout != wo.vout || o.Amount != wo.amount || label != wo.label ||
+				len(o.ParentDescs) != 1 || o.ParentDescs[0] != wo.desc || !strings.HasPrefix(o.Address, "bcrt1q") {
+				t.Errorf("event %d output %d: %+v, want %+v", i, j, o, wo)
+			}
+		}
+	}
+}
+
+// TestEventRetention: pruning removes the oldest events, a cursor before
+// them gets ErrEventsPruned, one at or after them reads on, and after a
+// reload the depths reported of pruned events are not reported again.
+func TestEventRetention(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := newManager(dir)
+	w, spk := lockWallet(t, m)
+	for i := 0; i < 4; i++ {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{byte(i + 1)}}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(1000, spk))
+		if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: int32(10 + i), Hash: chainhash.Hash{byte(10 + i)}},
+			[]*wire.MsgTx{tx}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 20, Hash: [32]byte{20}}}); err != nil {
+		t.Fatal(err)
+	}
+	all, err := w.Events(ctx, 0, 100)
+	if err != nil || len(all) != 12 {
+		t.Fatalf("%d events (want 12: received, confirmed 1 and 6 of four payments), %v", len(all), err)
+	}
+	n, err := w.PruneEvents(ctx, wallet.EventRetention{Count: 5}, 0)
+	if err != nil || n != 7 {
+		t.Fatalf("pruned %d, %v", n, err)
+	}
+	last := all[len(all)-1].Cursor
+	_, err = w.Events(ctx, last-6, 100)
+	wantLockErr(t, err, wallet.ErrEventsPruned, fmt.Sprintf("Cursor %d is older than the event log keeps: events "+
+		"through cursor %d were removed (-eventretention); resume after %d or later", last-6, last-5, last-5))
+	if evs, err := w.Events(ctx, last-5, 100); err != nil || len(evs) != 5 || evs[0].Cursor != last-4 {
+		t.Errorf("from the first kept: %d events, %v", len(evs), err)
+	}
+	// Nothing is older than a day.
+	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 86400}, time.Now().Unix()); err != nil || n != 0 {
+		t.Errorf("age a day: pruned %d, %v", n, err)
+	}
+	// An hour later everything is older than a minute: all but the
+	// newest event go.
+	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 60}, time.Now().Unix()+3600); err != nil || n != 4 {
+		t.Errorf("an hour later, age a minute: pruned %d, %v", n, err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = newManager(dir)
+	defer m.Close()
+	if w, _, err = m.Load(ctx, "w", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 21, Hash: [32]byte{21}}}); err != nil {
+		t.Fatal(err)
+	}
+	if evs, err := w.Events(ctx, last, 100); err != nil || len(evs) != 0 {
+		t.Errorf("after a reload: %+v %v", evs, err)
 	}
 }

@@ -26,7 +26,6 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	if snap.Rescan != nil {
 		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
 	}
-	out.EventDepths = snap.EventDepths
 	if len(snap.Marks) > 0 {
 		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
 		for id, m := range snap.Marks {
@@ -36,21 +35,35 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	return out, nil
 }
 
-// Events reads the event log after a cursor.
-func (d db) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, error) {
-	evs, err := d.s.Events(ctx, after, limit)
+// Events reads the event log after a cursor, and how far retention
+// removed it.
+func (d db) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, int64, error) {
+	evs, pruned, err := d.s.Events(ctx, after, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := make([]wallet.EventRecord, len(evs))
 	for i, e := range evs {
-		out[i] = wallet.EventRecord(e)
+		out[i] = wallet.EventRecord{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth,
+			Height: e.Height, BlockHash: e.BlockHash, Time: e.Time}
+		if err := wallet.DecodeEventDetail(e.Detail, &out[i]); err != nil {
+			return nil, 0, err
+		}
 	}
-	return out, nil
+	return out, pruned, nil
 }
 
 func (t chainTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
-	return t.tx.AppendEvent(store.Event(e))
+	return t.tx.AppendEvent(store.Event{Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
+		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)})
+}
+
+func (t chainTxn) SetEventDepth(txid [32]byte, depth int32) error {
+	return t.tx.SetEventDepth(txid, depth)
+}
+
+func (t chainTxn) PruneEvents(keep, before int64) (int64, int64, error) {
+	return t.tx.PruneEvents(keep, before)
 }
 
 // UpdateChain runs fn in one write transaction that can write both the

@@ -307,7 +307,7 @@ func (d pgdb) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &wallet.ChainSnapshot{EventDepths: snap.EventDepths}
+	out := &wallet.ChainSnapshot{}
 	if len(snap.Marks) > 0 {
 		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
 		for id, m := range snap.Marks {
@@ -326,16 +326,20 @@ func (d pgdb) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	return out, nil
 }
 
-func (d pgdb) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, error) {
-	evs, err := d.s.Events(ctx, after, limit)
+func (d pgdb) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, int64, error) {
+	evs, pruned, err := d.s.Events(ctx, after, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	out := make([]wallet.EventRecord, len(evs))
 	for i, e := range evs {
-		out[i] = wallet.EventRecord(e)
+		out[i] = wallet.EventRecord{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth,
+			Height: e.Height, BlockHash: e.BlockHash, Time: e.Time}
+		if err := wallet.DecodeEventDetail(e.Detail, &out[i]); err != nil {
+			return nil, 0, err
+		}
 	}
-	return out, nil
+	return out, pruned, nil
 }
 
 func (d pgdb) Update(ctx context.Context, fn func(wallet.StoreTx) error) error {
@@ -450,11 +454,23 @@ func (t pgTxn) SetRescan(rs *wallet.RescanState) error {
 	return t.tx.SetRescan(&pgstore.RescanState{Next: rs.Next, Stop: rs.Stop})
 }
 
-func (t pgTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
-	return t.tx.AppendEvent(pgstore.Event(e))
+// pgEvent is the stored form of an event.
+func pgEvent(e wallet.EventRecord) pgstore.Event {
+	return pgstore.Event{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
+		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)}
 }
 
-func (t pgTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(pgstore.Event(e)) }
+func (t pgTxn) AppendEvent(e wallet.EventRecord) (int64, error) { return t.tx.AppendEvent(pgEvent(e)) }
+
+func (t pgTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(pgEvent(e)) }
+
+func (t pgTxn) SetEventDepth(txid [32]byte, depth int32) error {
+	return t.tx.SetEventDepth(txid, depth)
+}
+
+func (t pgTxn) PruneEvents(keep, before int64) (int64, int64, error) {
+	return t.tx.PruneEvents(keep, before)
+}
 
 // DeliveryCursor reads where a delivery target stands in the event log.
 func (d pgdb) DeliveryCursor(ctx context.Context, target string) (int64, error) {

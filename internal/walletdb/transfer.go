@@ -31,7 +31,7 @@ type delivery struct {
 type copySource interface {
 	Load(ctx context.Context) (*wallet.Snapshot, error)
 	LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error)
-	Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, error)
+	Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, int64, error)
 	deliveries(ctx context.Context) ([]delivery, error)
 }
 
@@ -56,7 +56,7 @@ func transfer(ctx context.Context, src copySource, dst copySink) error {
 	}
 	var events []wallet.EventRecord
 	for after := int64(0); ; {
-		page, err := src.Events(ctx, after, 10000)
+		page, _, err := src.Events(ctx, after, 10000)
 		if err != nil {
 			return err
 		}
@@ -220,7 +220,10 @@ func (d db) update(ctx context.Context, fn func(copyTx) error) error {
 	return d.s.Update(ctx, func(tx *store.Tx) error { return fn(chainTxn{txn{tx}}) })
 }
 
-func (t chainTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(store.Event(e)) }
+func (t chainTxn) PutEvent(e wallet.EventRecord) error {
+	return t.tx.PutEvent(store.Event{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
+		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)})
+}
 
 func (t chainTxn) PutDelivery(d delivery) error { return t.tx.PutDelivery(store.Delivery(d)) }
 

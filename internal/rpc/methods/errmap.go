@@ -74,6 +74,7 @@ var errTable = []errRow{
 	{Kind: wallet.ErrNotSpecified, Code: rpc.CodeWalletNotSpecified},
 	{Kind: wallet.ErrAlreadyLoaded, Code: rpc.CodeWalletAlreadyLoaded},
 	{Kind: wallet.ErrMisc, Code: rpc.CodeMisc},
+	{Kind: wallet.ErrEventsPruned, Code: rpc.CodeInvalidParameter},
 	// A call's context ends when its client hangs up (nobody reads the
 	// reply) or the node stops: Core's reply to a call made while it
 	// shuts down.

@@ -13,15 +13,52 @@ import (
 // maxEventLimit is the most events one listwalletevents call returns.
 const maxEventLimit = 10000
 
-// walletEvent is one listwalletevents entry, in the README's field order.
+// walletEvent is one event as listwalletevents and the event stream render
+// it, in the README's field order.
 type walletEvent struct {
-	Cursor      int64   `json:"cursor"`
-	Kind        string  `json:"kind"`
-	TxID        string  `json:"txid"`
-	Depth       int32   `json:"depth"`
-	BlockHash   *string `json:"blockhash,omitempty"`
-	BlockHeight *int32  `json:"blockheight,omitempty"`
-	Time        int64   `json:"time"`
+	Cursor      int64         `json:"cursor"`
+	Kind        string        `json:"kind"`
+	TxID        string        `json:"txid"`
+	Depth       int32         `json:"depth"`
+	BlockHash   *string       `json:"blockhash,omitempty"`
+	BlockHeight *int32        `json:"blockheight,omitempty"`
+	Time        int64         `json:"time"`
+	Amount      rpc.Amount    `json:"amount"`
+	Fee         *rpc.Amount   `json:"fee,omitempty"`
+	Related     string        `json:"related,omitempty"`
+	Outputs     []eventOutput `json:"outputs"`
+}
+
+// eventOutput is an output of the event's transaction that pays the
+// wallet.
+type eventOutput struct {
+	Vout        uint32     `json:"vout"`
+	Address     string     `json:"address,omitempty"`
+	Amount      rpc.Amount `json:"amount"`
+	Label       *string    `json:"label,omitempty"`
+	ParentDescs []string   `json:"parent_descs"`
+}
+
+// renderEvent is the JSON form of an event of the wallet's log.
+func renderEvent(e wallet.EventRecord) walletEvent {
+	out := walletEvent{Cursor: e.Cursor, Kind: e.Kind, TxID: chainhash.Hash(e.TxID).String(),
+		Depth: e.Depth, Time: e.Time, Amount: rpc.Amount(e.Amount), Outputs: make([]eventOutput, len(e.Outputs))}
+	if e.Height >= 0 {
+		h, height := chainhash.Hash(e.BlockHash).String(), e.Height
+		out.BlockHash, out.BlockHeight = &h, &height
+	}
+	if e.Fee != nil {
+		f := rpc.Amount(*e.Fee)
+		out.Fee = &f
+	}
+	if e.Related != ([32]byte{}) {
+		out.Related = chainhash.Hash(e.Related).String()
+	}
+	for i, o := range e.Outputs {
+		out.Outputs[i] = eventOutput{Vout: o.Vout, Address: o.Address, Amount: rpc.Amount(o.Amount),
+			Label: o.Label, ParentDescs: nonNil(o.ParentDescs)}
+	}
+	return out
 }
 
 // newListWalletEvents returns the listwalletevents method, the reader of
@@ -30,19 +67,30 @@ func newListWalletEvents(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "listwalletevents",
 		Category: walletCategory,
-		Description: "Returns the wallet's payment events after a cursor, oldest first: received, confirmed at each " +
-			"configured depth, reorged. Resume with the cursor of the last event read.",
+		Description: "Returns the wallet's payment events after a cursor, oldest first: received, sent, confirmed at " +
+			"each configured depth, reorged, replaced, conflicted, abandoned. Resume with the cursor of the last event " +
+			"read. A cursor older than what -eventretention keeps is an error.",
 		Params: []rpc.Param{
 			{Name: "after", Type: rpc.TypeNumber, Optional: true, Default: "0", Description: "Return events whose cursor is above this one (0: from the start)."},
 			{Name: "limit", Type: rpc.TypeNumber, Optional: true, Default: "100", Description: "How many events at most (up to " + strconv.Itoa(maxEventLimit) + ")."},
 		},
 		Result: "[\n  {\n    \"cursor\" : n,          (numeric) The event's position in the wallet's log\n" +
-			"    \"kind\" : \"str\",        (string) received, confirmed or reorged\n" +
+			"    \"kind\" : \"str\",        (string) received, sent, confirmed, reorged, replaced, conflicted or abandoned\n" +
 			"    \"txid\" : \"hex\",        (string) The transaction id\n" +
 			"    \"depth\" : n,           (numeric) The confirmation depth of a confirmed event, 0 otherwise\n" +
 			"    \"blockhash\" : \"hex\",   (string, optional) The block holding the transaction (of reorged: the block that left)\n" +
 			"    \"blockheight\" : n,     (numeric, optional) Its height\n" +
-			"    \"time\" : xxx           (numeric) When the event was written, UNIX seconds\n  },\n  ...\n]",
+			"    \"time\" : xxx,          (numeric) When the event was written, UNIX seconds\n" +
+			"    \"amount\" : n,          (numeric) The change of the wallet's balance in BTC, the fee left out (negative for sends)\n" +
+			"    \"fee\" : n,             (numeric, optional) The fee, negative, of a transaction spending the wallet's coins\n" +
+			"    \"related\" : \"hex\",     (string, optional) The replacing or conflicting transaction\n" +
+			"    \"outputs\" : [          (json array) The transaction's outputs paying the wallet\n" +
+			"      {\n        \"vout\" : n,         (numeric) The output index\n" +
+			"        \"address\" : \"str\",  (string, optional) Its address\n" +
+			"        \"amount\" : n,       (numeric) Its value in BTC\n" +
+			"        \"label\" : \"str\",    (string, optional) The address's label\n" +
+			"        \"parent_descs\" : [  (json array) The wallet's descriptors producing the script\n" +
+			"          \"desc\", ...\n        ]\n      },\n      ...\n    ]\n  },\n  ...\n]",
 		Examples: []string{"", "0 500"},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			w, err := requestWallet(d, req)
@@ -89,12 +137,7 @@ func walletEvents(ctx context.Context, w *wallet.Wallet, after int64, limit int)
 	}
 	out := make([]walletEvent, len(evs))
 	for i, e := range evs {
-		out[i] = walletEvent{Cursor: e.Cursor, Kind: e.Kind, TxID: chainhash.Hash(e.TxID).String(),
-			Depth: e.Depth, Time: e.Time}
-		if e.Height >= 0 {
-			h, height := chainhash.Hash(e.BlockHash).String(), e.Height
-			out[i].BlockHash, out[i].BlockHeight = &h, &height
-		}
+		out[i] = renderEvent(e)
 	}
 	return out, nil
 }
