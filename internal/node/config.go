@@ -49,7 +49,7 @@ var options = map[string]optKind{
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
 	"paytxfee": optString, "maxtxfee": optString, "consolidatefeerate": optString,
 	"deprecatedrpc": optList, "walletnotify": optString, "blocknotify": optString, "eventconfirmations": optString,
-	"eventstreams": optInt, "eventheartbeat": optInt,
+	"eventstreams": optInt, "eventheartbeat": optInt, "eventretention": optString,
 	"eventwebhook": optList, "eventwebhookhosts": optList, "eventwebhooksecret": optString,
 	"debug": optList, "printtoconsole": optBool,
 	"server": optBool, "daemon": optBool,
@@ -151,6 +151,8 @@ type WalletConfig struct {
 	// DB is -walletdb: "" for SQLite files in the wallets folder, or a
 	// postgres:// URL of the PostgreSQL database holding the wallets.
 	DB string
+	// EventRetention is -eventretention: which events pruning removes.
+	EventRetention wallet.EventRetention
 }
 
 // LogConfig holds the logging options.
@@ -488,6 +490,9 @@ func LoadConfig(argv []string) (*Config, error) {
 	default:
 		return nil, fmt.Errorf("invalid -walletdb: must be sqlite or a postgres:// URL")
 	}
+	if w.EventRetention, err = eventRetention(all.str("eventretention", "")); err != nil {
+		return nil, err
+	}
 	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := all[name]
 		if !ok || len(v) == 0 {
@@ -641,6 +646,10 @@ Wallets:
   -eventconfirmations=<n>[,<n>...]
                         confirmation depths the wallet event log reports
                         (default 1,6)
+  -eventretention=<n>|<age>[,...]
+                        keep the newest n events of each wallet's event log,
+                        or those younger than age (30d; s, m, h, d, w), or
+                        both limits (default: keep every event)
   -walletdb=sqlite|postgres://<user>:<password>@<host>:<port>/<database>
                         where wallets are kept: one SQLite file per wallet
                         in the wallets folder (default), or a PostgreSQL

@@ -49,10 +49,11 @@ type Node struct {
 
 	cookieWritten bool
 
-	stopOnce sync.Once
-	stopped  chan struct{} // closed when a stop is requested
-	serveErr chan error
-	wg       sync.WaitGroup
+	stopOnce  sync.Once
+	stopped   chan struct{} // closed when a stop is requested
+	pruneDone chan struct{} // closed when event pruning ended; nil without it
+	serveErr  chan error
+	wg        sync.WaitGroup
 }
 
 // New prepares a node from its configuration; Start brings it up.
@@ -194,6 +195,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	for name, err := range n.wlt.LoadStartup(ctx, cfg.Wallet.Load) {
 		n.logs.Logger(SubWallet).Error("wallet not loaded", "wallet", name, "err", err)
 	}
+	n.startPruner(cfg.Wallet.EventRetention)
 
 	deps := &methods.Deps{
 		Net:       cfg.Network.Params,
@@ -344,6 +346,11 @@ func (n *Node) release() {
 	// Deliveries stop before the wallets they read close.
 	n.hooks.Stop()
 	n.hooks = nil
+	if n.pruneDone != nil {
+		n.RequestStop()
+		<-n.pruneDone
+		n.pruneDone = nil
+	}
 	if n.wlt != nil {
 		if err := n.wlt.Close(); err != nil && n.log != nil {
 			n.log.Error("closing wallets", "err", err)

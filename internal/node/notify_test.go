@@ -178,3 +178,38 @@ func TestEventConfirmationsOption(t *testing.T) {
 		}
 	}
 }
+
+func TestEventRetentionOption(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		arg  string
+		want wallet.EventRetention
+	}{
+		{"", wallet.EventRetention{}},
+		{"-eventretention=0", wallet.EventRetention{}},
+		{"-eventretention=30d", wallet.EventRetention{Age: 30 * 86400}},
+		{"-eventretention=100000", wallet.EventRetention{Count: 100000}},
+		{"-eventretention=2w, 500", wallet.EventRetention{Count: 500, Age: 14 * 86400}},
+		{"-eventretention=1000,90s", wallet.EventRetention{Count: 1000, Age: 90}},
+		{"-eventretention=12h", wallet.EventRetention{Age: 12 * 3600}},
+		{"-eventretention=5m", wallet.EventRetention{Age: 300}},
+	} {
+		argv := []string{"-datadir=" + dir, "-regtest"}
+		if tc.arg != "" {
+			argv = append(argv, tc.arg)
+		}
+		cfg, err := LoadConfig(argv)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.arg, err)
+		}
+		if cfg.Wallet.EventRetention != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.arg, cfg.Wallet.EventRetention, tc.want)
+		}
+	}
+	for _, bad := range []string{"x", "-1", "30d,40d", "5,6", "d", "1y", "30d,", "0d"} {
+		_, err := LoadConfig([]string{"-datadir=" + dir, "-regtest", "-eventretention=" + bad})
+		if err == nil || !strings.Contains(err.Error(), "invalid -eventretention="+bad+";") {
+			t.Errorf("-eventretention=%s: %v", bad, err)
+		}
+	}
+}
