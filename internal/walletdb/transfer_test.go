@@ -21,6 +21,7 @@ type content struct {
 	Snap   *wallet.Snapshot
 	Chain  *wallet.ChainSnapshot
 	Events []wallet.EventRecord
+	Pruned int64
 	Hook   int64
 }
 
@@ -35,7 +36,7 @@ func read(t *testing.T, s wallet.Store) content {
 	if err != nil {
 		t.Fatal(err)
 	}
-	evs, err := s.(wallet.EventStore).Events(ctx, 0, 100)
+	evs, pruned, err := s.(wallet.EventStore).Events(ctx, 0, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func read(t *testing.T, s wallet.Store) content {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return content{snap, chain, evs, hook}
+	return content{snap, chain, evs, pruned, hook}
 }
 
 // TestPortableBackup fills a SQLite wallet with every kind of record,
@@ -87,7 +88,7 @@ func TestPortableBackup(t *testing.T) {
 				return tx.PutMasterKey(wallet.MasterKeyRecord{KDF: "argon2id", TimeCost: 1, MemoryKiB: 8, Threads: 1, Salt: []byte("s"), Wrapped: []byte("w")})
 			},
 			func() error {
-				_, err := tx.PutTx(wallet.TxRecord{TxID: [32]byte{3}, Raw: []byte{1}, TimeReceived: 5, TimeSmart: 4, Height: 2, BlockHash: [32]byte{2}, BlockTime: 6, BlockIndex: 1})
+				_, err := tx.PutTx(wallet.TxRecord{TxID: [32]byte{3}, Raw: []byte{1}, TimeReceived: 5, TimeSmart: 4, Height: 2, BlockHash: [32]byte{2}, BlockTime: 6, BlockIndex: 1, EventDepth: 1})
 				return err
 			},
 			func() error {
@@ -106,9 +107,15 @@ func TestPortableBackup(t *testing.T) {
 				return err
 			},
 			func() error {
-				_, err := tx.AppendEvent(wallet.EventRecord{Kind: "confirmed", TxID: [32]byte{3}, Depth: 1, Height: 2, BlockHash: [32]byte{2}, Time: 2})
+				_, err := tx.AppendEvent(wallet.EventRecord{Kind: "confirmed", TxID: [32]byte{3}, Depth: 1, Height: 2, BlockHash: [32]byte{2}, Time: 2,
+					Amount: 5000, Outputs: []wallet.EventOutput{{Vout: 1, Address: "bcrt1q", Amount: 5000, Label: &label, ParentDescs: []string{d1.Public}}}})
 				return err
 			},
+			func() error {
+				_, err := tx.AppendEvent(wallet.EventRecord{Kind: "sent", TxID: [32]byte{4}, Height: -1, Time: 3, Amount: -700, Fee: new(int64)})
+				return err
+			},
+			func() error { _, _, err := tx.PruneEvents(2, 0); return err },
 		} {
 			if err := f(); err != nil {
 				return err
@@ -123,7 +130,8 @@ func TestPortableBackup(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := read(t, src)
-	if len(want.Events) != 2 || want.Hook != 2 || len(want.Chain.Txs) != 2 || len(want.Chain.Marks) != 1 || want.Snap.MasterKey == nil {
+	if len(want.Events) != 2 || want.Pruned != 1 || want.Events[0].Outputs[0].Label == nil || want.Hook != 2 ||
+		len(want.Chain.Txs) != 2 || len(want.Chain.Marks) != 1 || want.Snap.MasterKey == nil {
 		t.Fatalf("source content incomplete: %+v", want)
 	}
 
