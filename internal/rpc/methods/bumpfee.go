@@ -401,7 +401,7 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 		return nil, rpc.NewError(rpc.CodeWalletError, "Unable to create transaction. "+changeErr)
 	}
 	rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-	tx := wire.NewMsgTx(orig.Version)
+	tx := wire.NewMsgTx(defaultWalletTxVersion)
 	for i, r := range recipients {
 		tx.AddTxOut(wire.NewTxOut(f.Amounts[i], r.PkScript))
 	}
