@@ -164,9 +164,9 @@ func newSendToAddress(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			r := rs[0]
-			return sendMoney(ctx, d, w, &spendRequest{recipients: []coinselect.Recipient{r}, fee: fee,
-				avoidReuse: avoidReuse}, verbose)
+			fr := newFundRequest(w)
+			fr.recipients, fr.fee, fr.avoidReuse = rs[:1], fee, avoidReuse
+			return sendMoney(ctx, d, w, fr, verbose)
 		},
 	}
 }
@@ -238,8 +238,9 @@ func newSendMany(d *Deps) *rpc.Method {
 				return nil, err
 			}
 			// sendmany honours avoid_reuse through the wallet flag.
-			return sendMoney(ctx, d, w, &spendRequest{recipients: rs, fee: fee,
-				avoidReuse: w.FlagSet(wallet.FlagAvoidReuse)}, verbose)
+			fr := newFundRequest(w)
+			fr.recipients, fr.fee, fr.avoidReuse = rs, fee, w.FlagSet(wallet.FlagAvoidReuse)
+			return sendMoney(ctx, d, w, fr, verbose)
 		},
 	}
 }
