@@ -90,7 +90,7 @@ func All(d *Deps) []*rpc.Method {
 		newListReceivedByLabel(d), newListSinceBlock(d), newListAddressGroupings(d),
 		newImportPrunedFunds(d), newRemovePrunedFunds(d),
 		newListUnspent(d),
-		newSendToAddress(d), newSendMany(d),
+		newSendToAddress(d), newSendMany(d), newFundRawTransaction(d), newWalletCreateFundedPSBT(d), newSend(d),
 		newSignRawTransactionWithWallet(d), newSignMessage(d), newWalletProcessPSBT(d),
 		newRescanBlockchain(d),
 		newListWalletDir(d),

@@ -5,6 +5,7 @@ import (
 
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/sign"
+	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/psbt"
 )
 
@@ -66,51 +67,8 @@ func newWalletProcessPSBT(d *Deps) *rpc.Method {
 				}
 			}
 
-			// Core's CWallet::FillPSBT: the previous transaction of every
-			// input not yet signed, when the wallet holds it.
-			for i, in := range p.UnsignedTx.TxIn {
-				pin := &p.Inputs[i]
-				if pin.IsFinalized() || pin.NonWitnessUTXO != nil {
-					continue
-				}
-				if prev, ok := w.WalletTx(ctx, in.PreviousOutPoint.Hash); ok {
-					pin.NonWitnessUTXO = prev.Copy()
-				}
-			}
-			// What the wallet's descriptors know of the inputs' and
-			// outputs' scripts; keys only when signing.
-			var scripts [][]byte
-			for i, in := range p.UnsignedTx.TxIn {
-				if spk := psbtInputScript(p, i, in.PreviousOutPoint.Index); spk != nil {
-					scripts = append(scripts, spk)
-				}
-			}
-			for _, out := range p.UnsignedTx.TxOut {
-				scripts = append(scripts, out.PkScript)
-			}
-			ps := &sign.PSBTSigner{Provider: sign.NewProvider(), Origins: sign.NewOrigins()}
-			defer ps.Provider.Zero()
-			for _, o := range w.ScriptOutputs(scripts) {
-				addOutput(ps, o, signing)
-			}
-			// The keys the inputs list in their BIP 32 derivations, when
-			// the wallet derives them.
-			var keys [][]byte
-			var paths [][]uint32
-			for i := range p.Inputs {
-				for k, o := range p.Inputs[i].BIP32Derivs {
-					keys, paths = append(keys, []byte(k)), append(paths, o.Path)
-				}
-				for k, o := range p.Inputs[i].TapBIP32Derivs {
-					keys, paths = append(keys, append([]byte(nil), k[:]...)), append(paths, o.Origin.Path)
-				}
-			}
-			for _, o := range w.KeyOutputs(keys, paths) {
-				addOutput(ps, o, signing)
-			}
-			ps.HideOrigins = !bip32derivs
-			if err := ps.SignPSBT(p, sighash, finalize); err != nil {
-				return nil, signPSBTError(err)
+			if err := fillWalletPSBT(ctx, w, p, sighash, signing, bip32derivs, finalize); err != nil {
+				return nil, err
 			}
 			res := &processResult{PSBT: p.Base64(), Complete: true}
 			for i := range p.Inputs {
@@ -122,6 +80,59 @@ func newWalletProcessPSBT(d *Deps) *rpc.Method {
 			return res, nil
 		},
 	}
+}
+
+// fillWalletPSBT is Core's CWallet::FillPSBT: the previous transaction of
+// every input not yet signed when the wallet holds it, what the wallet's
+// descriptors know of the inputs' and outputs' scripts and of the keys the
+// inputs' BIP 32 derivations list, and signatures with the wallet's keys
+// when signing.
+func fillWalletPSBT(ctx context.Context, w *wallet.Wallet, p *psbt.Packet, sighash *uint32, signing, bip32derivs, finalize bool) error {
+	for i, in := range p.UnsignedTx.TxIn {
+		pin := &p.Inputs[i]
+		if pin.IsFinalized() || pin.NonWitnessUTXO != nil {
+			continue
+		}
+		if prev, ok := w.WalletTx(ctx, in.PreviousOutPoint.Hash); ok {
+			pin.NonWitnessUTXO = prev.Copy()
+		}
+	}
+	// What the wallet's descriptors know of the inputs' and outputs'
+	// scripts; keys only when signing.
+	var scripts [][]byte
+	for i, in := range p.UnsignedTx.TxIn {
+		if spk := psbtInputScript(p, i, in.PreviousOutPoint.Index); spk != nil {
+			scripts = append(scripts, spk)
+		}
+	}
+	for _, out := range p.UnsignedTx.TxOut {
+		scripts = append(scripts, out.PkScript)
+	}
+	ps := &sign.PSBTSigner{Provider: sign.NewProvider(), Origins: sign.NewOrigins()}
+	defer ps.Provider.Zero()
+	for _, o := range w.ScriptOutputs(scripts) {
+		addOutput(ps, o, signing)
+	}
+	// The keys the inputs list in their BIP 32 derivations, when the
+	// wallet derives them.
+	var keys [][]byte
+	var paths [][]uint32
+	for i := range p.Inputs {
+		for k, o := range p.Inputs[i].BIP32Derivs {
+			keys, paths = append(keys, []byte(k)), append(paths, o.Path)
+		}
+		for k, o := range p.Inputs[i].TapBIP32Derivs {
+			keys, paths = append(keys, append([]byte(nil), k[:]...)), append(paths, o.Origin.Path)
+		}
+	}
+	for _, o := range w.KeyOutputs(keys, paths) {
+		addOutput(ps, o, signing)
+	}
+	ps.HideOrigins = !bip32derivs
+	if err := ps.SignPSBT(p, sighash, finalize); err != nil {
+		return signPSBTError(err)
+	}
+	return nil
 }
 
 // psbtInputScript is the script an input spends, from its witness UTXO or
