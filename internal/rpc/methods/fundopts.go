@@ -120,8 +120,12 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 		if err := o.typeCheck(); err != nil {
 			return err
 		}
-		if v, ok := o.either("add_inputs", ""); ok {
-			fr.allowOther, _ = rpc.AsBool(v)
+		if o.has("add_inputs") {
+			b, err := rpc.AsBool(o.get("add_inputs"))
+			if err != nil {
+				return err
+			}
+			fr.allowOther = b
 		}
 		if v, ok := o.either("change_address", "changeAddress"); ok {
 			s, err := rpc.AsString(v)

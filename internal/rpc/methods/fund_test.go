@@ -1,0 +1,41 @@
+package methods
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestFundingGivesChangeAddressBack: a funding that fails hands its
+// reserved change address back, so the next change address is still the
+// first of the internal descriptor; the change type follows the
+// recipients (a taproot payment reserves from the bech32m descriptor).
+func TestFundingGivesChangeAddressBack(t *testing.T) {
+	n := newSpendNode(t, t.TempDir())
+	defer n.mgr.Close()
+	var name string
+	mustResult(t, n.call(t, "/", "createwallet", json.RawMessage(`["w"]`)), "createwallet", &struct{ Name *string }{&name})
+	const tr = "bcrt1pczxtwmqsrd20n5h76peafeklww7gv89zcsuy2mhqym8qe2tpsp6sckzfjp"
+	for _, c := range []struct{ method, params string }{
+		{"fundrawtransaction", `["02000000000100e1f50500000000160014fe4d9d5a7a5969f9f9caddff6870231ac79213d200000000"]`},
+		{"walletcreatefundedpsbt", `[[], [{"` + tr + `": 1}]]`},
+		{"send", `[[{"` + tr + `": 1}]]`},
+		{"sendtoaddress", `["` + tr + `", 1]`},
+	} {
+		r := n.call(t, "/wallet/w", c.method, json.RawMessage(c.params))
+		if r.Error == nil || r.Error.Message != "Insufficient funds" {
+			t.Fatalf("%s: %+v", c.method, r)
+		}
+	}
+	for _, typ := range []string{"bech32", "bech32m"} {
+		var addr string
+		mustResult(t, n.call(t, "/wallet/w", "getrawchangeaddress", json.RawMessage(`["`+typ+`"]`)), "getrawchangeaddress", &addr)
+		var info struct {
+			HDKeyPath string `json:"hdkeypath"`
+		}
+		mustResult(t, n.call(t, "/wallet/w", "getaddressinfo", json.RawMessage(`["`+addr+`"]`)), "getaddressinfo", &info)
+		if !strings.HasSuffix(info.HDKeyPath, "/1/0") {
+			t.Errorf("%s change address after failed fundings at %s, want index 0", typ, info.HDKeyPath)
+		}
+	}
+}
