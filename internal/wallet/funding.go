@@ -14,13 +14,16 @@ import (
 // address that was not used, preset inputs, and locks taken by a funding.
 
 // ChangeOutputType is Core's TransactionChangeType: the requested type
-// when there is one; otherwise the type of an internal descriptor matching
+// when there is one, else -changetype; otherwise the type of an internal descriptor matching
 // one of the recipients' scripts (taproot, then P2WPKH, P2SH, P2PKH), else
 // bech32m, else bech32 when the wallet has such an internal descriptor,
 // else the default address type (bech32).
 func (w *Wallet) ChangeOutputType(requested *OutputType, recipients [][]byte) OutputType {
 	if requested != nil {
 		return *requested
+	}
+	if t := w.Options().ChangeType; t != nil {
+		return *t
 	}
 	var anyTR, anyWPKH, anySH, anyPKH bool
 	for _, spk := range recipients {

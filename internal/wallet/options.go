@@ -59,6 +59,9 @@ type Options struct {
 	MinRelayFee int64
 	// DeprecatedRPC holds the -deprecatedrpc names.
 	DeprecatedRPC map[string]bool
+	// ChangeType is -changetype, nil when not set (change then follows
+	// the recipients' types, Core's TransactionChangeType).
+	ChangeType *OutputType
 }
 
 // DefaultOptions returns Core's defaults.
@@ -221,6 +224,13 @@ func ParseOptions(get func(name string) (string, bool), deprecated []string) (Op
 		if v, ok := get(b.name); ok {
 			*b.dst = parseBoolArg(v)
 		}
+	}
+	if v, ok := get("changetype"); ok && v != "" {
+		t, ok := ParseOutputType(v)
+		if !ok {
+			return o, nil, fmt.Errorf("Unknown change type '%s'", v)
+		}
+		o.ChangeType = &t
 	}
 	for _, d := range deprecated {
 		o.DeprecatedRPC[d] = true

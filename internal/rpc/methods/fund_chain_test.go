@@ -12,6 +12,7 @@ import (
 
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
+	"github.com/descwallet/descwallet/psbt"
 )
 
 // TestFundChain funds transactions from a wallet following btcd:
@@ -67,6 +68,9 @@ func TestFundChain(t *testing.T) {
 	ftx := testenv.DecodeTx(t, fr.Hex)
 	if fr.ChangePos != 0 || len(ftx.TxOut) != 2 || string(ftx.TxOut[1].PkScript) != string(stranger.WPKH.Script) {
 		t.Fatalf("fundrawtransaction: changepos %d, %d outputs", fr.ChangePos, len(ftx.TxOut))
+	}
+	if c := ftx.TxOut[0].PkScript; len(c) != 22 || c[0] != 0x00 {
+		t.Errorf("fundrawtransaction paying P2WPKH: change script %x, want P2WPKH (Core's change type)", c)
 	}
 	if len(ftx.TxIn) < 2 || ftx.TxIn[0].PreviousOutPoint.Hash.String() != fundID || ftx.TxIn[0].PreviousOutPoint.Index != 1 {
 		t.Fatalf("fundrawtransaction: the preset input is not first: %v", ftx.TxIn)
@@ -203,6 +207,13 @@ func TestFundChain(t *testing.T) {
 	if err := watch.CallResult(&wp, "walletcreatefundedpsbt", []any{}, []any{map[string]any{stranger.SHWPKH.Address: 0.15}},
 		0, map[string]any{"fee_rate": 3}); err != nil {
 		t.Fatal(err)
+	}
+	wpkt, err := psbt.DecodeBase64(wp.PSBT)
+	if err != nil || wp.ChangePos < 0 {
+		t.Fatalf("walletcreatefundedpsbt: %v, changepos %d", err, wp.ChangePos)
+	}
+	if c := wpkt.UnsignedTx.TxOut[wp.ChangePos].PkScript; len(c) != 23 || c[0] != 0xa9 {
+		t.Errorf("walletcreatefundedpsbt paying P2SH: change script %x, want P2SH-P2WPKH (Core's change type)", c)
 	}
 	var proc struct {
 		PSBT     string `json:"psbt"`

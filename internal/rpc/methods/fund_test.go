@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // TestFundingGivesChangeAddressBack: a funding that fails hands its
@@ -37,5 +39,23 @@ func TestFundingGivesChangeAddressBack(t *testing.T) {
 		if !strings.HasSuffix(info.HDKeyPath, "/1/0") {
 			t.Errorf("%s change address after failed fundings at %s, want index 0", typ, info.HDKeyPath)
 		}
+	}
+}
+
+// TestChangeTypeOption: -changetype takes Core's output types and refuses
+// others with Core's message.
+func TestChangeTypeOption(t *testing.T) {
+	get := func(v string) func(string) (string, bool) {
+		return func(name string) (string, bool) { return v, name == "changetype" }
+	}
+	if _, _, err := wallet.ParseOptions(get("bogus"), nil); err == nil || err.Error() != "Unknown change type 'bogus'" {
+		t.Errorf("-changetype=bogus: %v", err)
+	}
+	o, _, err := wallet.ParseOptions(get("legacy"), nil)
+	if err != nil || o.ChangeType == nil || *o.ChangeType != wallet.Legacy {
+		t.Errorf("-changetype=legacy: %v %v", o.ChangeType, err)
+	}
+	if o, _, _ := wallet.ParseOptions(get(""), nil); o.ChangeType != nil {
+		t.Errorf("no -changetype: %v", *o.ChangeType)
 	}
 }
