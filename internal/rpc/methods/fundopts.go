@@ -44,55 +44,34 @@ var fundOptionNames = func() []string {
 	return names
 }()
 
-// fundOpts is an options object read as Core's UniValue reads one: the
-// first member of a name wins.
-type fundOpts struct {
-	members []jsonMember
-	isObj   bool
-}
-
-func newFundOpts(raw json.RawMessage) (*fundOpts, error) {
-	o := &fundOpts{}
+// newFundOpts reads an options argument: an object (its members in
+// order), or anything else, which funding ignores as Core does
+// (fundrawtransaction's old boolean); isObj tells which.
+func newFundOpts(raw json.RawMessage) (o *optionsObject, isObj bool, err error) {
 	if rpc.JSONType(raw) != "object" {
-		return o, nil
+		return &optionsObject{}, false, nil
 	}
 	m, err := orderedMembers(raw)
 	if err != nil {
-		return nil, rpc.TypeError(rpc.JSONType(raw), "object")
+		return nil, false, rpc.TypeError(rpc.JSONType(raw), "object")
 	}
-	o.members, o.isObj = m, true
-	return o, nil
-}
-
-func (o *fundOpts) get(key string) json.RawMessage { return firstValue(o.members, key) }
-func (o *fundOpts) has(key string) bool {
-	for _, m := range o.members {
-		if m.Key == key {
-			return true
-		}
-	}
-	return false
+	return &optionsObject{members: m}, true, nil
 }
 
 // either is the value of the first of two names present (Core's
 // options.exists(a) ? options[a] : options[b]).
-func (o *fundOpts) either(a, b string) (json.RawMessage, bool) {
-	if o.has(a) {
+func (o *optionsObject) either(a, b string) (json.RawMessage, bool) {
+	if o.exists(a) {
 		return o.get(a), true
 	}
-	if o.has(b) {
+	if o.exists(b) {
 		return o.get(b), true
 	}
 	return nil, false
 }
 
-// add appends a member (Core's pushKV on the options of send).
-func (o *fundOpts) add(key string, v json.RawMessage) {
-	o.members = append(o.members, jsonMember{key, v})
-}
-
 // typeCheck is Core's RPCTypeCheckObj(options, table, allow null, strict).
-func (o *fundOpts) typeCheck() error {
+func (o *optionsObject) typeCheck() error {
 	for _, k := range fundOptionNames {
 		want := fundOptionTypes[k]
 		v := o.get(k)
@@ -115,12 +94,12 @@ func (o *fundOpts) typeCheck() error {
 // FundTransaction, in its order, up to the wallet's funding.
 // overrideMinFee is fundrawtransaction's and walletcreatefundedpsbt's
 // fee_rate, which skips the minimum fee checks.
-func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool) error {
-	if o.isObj {
+func readFundOptions(d *Deps, o *optionsObject, isObj bool, fr *fundRequest, overrideMinFee bool) error {
+	if isObj {
 		if err := o.typeCheck(); err != nil {
 			return err
 		}
-		if o.has("add_inputs") {
+		if o.exists("add_inputs") {
 			b, err := rpc.AsBool(o.get("add_inputs"))
 			if err != nil {
 				return err
@@ -148,8 +127,8 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 			}
 			fr.changePos = &pos
 		}
-		if o.has("change_type") {
-			if o.has("changeAddress") || o.has("change_address") {
+		if o.exists("change_type") {
+			if o.exists("changeAddress") || o.exists("change_address") {
 				return rpc.NewError(rpc.CodeInvalidParameter, "Cannot specify both change address and address type options")
 			}
 			s, err := rpc.AsString(o.get("change_type"))
@@ -169,21 +148,21 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 			}
 			fr.lockUnspents = b
 		}
-		if o.has("include_unsafe") {
+		if o.exists("include_unsafe") {
 			b, err := rpc.AsBool(o.get("include_unsafe"))
 			if err != nil {
 				return err
 			}
 			fr.includeUnsafe = b
 		}
-		if o.has("feeRate") {
-			if o.has("fee_rate") {
+		if o.exists("feeRate") {
+			if o.exists("fee_rate") {
 				return rpc.NewError(rpc.CodeInvalidParameter, "Cannot specify both fee_rate (sat/vB) and feeRate (BTC/kvB)")
 			}
-			if o.has("conf_target") {
+			if o.exists("conf_target") {
 				return rpc.NewError(rpc.CodeInvalidParameter, "Cannot specify both conf_target and feeRate. Please provide either a confirmation target in blocks for automatic fee estimation, or an explicit fee rate.")
 			}
-			if o.has("estimate_mode") {
+			if o.exists("estimate_mode") {
 				return rpc.NewError(rpc.CodeInvalidParameter, "Cannot specify both estimate_mode and feeRate")
 			}
 			a, err := rpc.AsAmount(o.get("feeRate"))
@@ -193,14 +172,14 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 			rate := int64(a)
 			fr.fee.FeeRate, fr.fee.Override = &rate, true
 		}
-		if o.has("replaceable") {
+		if o.exists("replaceable") {
 			b, err := rpc.AsBool(o.get("replaceable"))
 			if err != nil {
 				return err
 			}
 			fr.fee.SignalRBF = &b
 		}
-		if o.has("minconf") {
+		if o.exists("minconf") {
 			n, err := rpc.AsInt(o.get("minconf"))
 			if err != nil {
 				return err
@@ -210,7 +189,7 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 			}
 			fr.minConf = n
 		}
-		if o.has("maxconf") {
+		if o.exists("maxconf") {
 			n, err := rpc.AsInt(o.get("maxconf"))
 			if err != nil {
 				return err
@@ -240,17 +219,17 @@ func readFundOptions(d *Deps, o *fundOpts, fr *fundRequest, overrideMinFee bool)
 		}
 	}
 
-	if o.has("solving_data") {
+	if o.exists("solving_data") {
 		if err := readSolvingData(d, o.get("solving_data"), fr); err != nil {
 			return err
 		}
 	}
-	if o.has("input_weights") {
+	if o.exists("input_weights") {
 		if err := readInputWeights(o.get("input_weights"), fr); err != nil {
 			return err
 		}
 	}
-	if o.has("max_tx_weight") {
+	if o.exists("max_tx_weight") {
 		n, err := rpc.AsInt(o.get("max_tx_weight"))
 		if err != nil {
 			return err
@@ -283,15 +262,15 @@ func arrayOf(raw json.RawMessage) ([]json.RawMessage, error) {
 // their P2WPKH script, so that P2SH-wrapped keys solve), scripts, and the
 // keys and scripts of descriptors expanded at index 0.
 func readSolvingData(d *Deps, raw json.RawMessage, fr *fundRequest) error {
-	o, err := newFundOpts(raw)
+	o, isObj, err := newFundOpts(raw)
 	if err != nil {
 		return err
 	}
-	if !o.isObj {
+	if !isObj {
 		return rpc.TypeError(rpc.JSONType(raw), "object")
 	}
 	p := descriptor.NewFlatProvider()
-	if o.has("pubkeys") {
+	if o.exists("pubkeys") {
 		list, err := arrayOf(o.get("pubkeys"))
 		if err != nil {
 			return err
@@ -312,7 +291,7 @@ func readSolvingData(d *Deps, raw json.RawMessage, fr *fundRequest) error {
 			}
 		}
 	}
-	if o.has("scripts") {
+	if o.exists("scripts") {
 		list, err := arrayOf(o.get("scripts"))
 		if err != nil {
 			return err
@@ -329,7 +308,7 @@ func readSolvingData(d *Deps, raw json.RawMessage, fr *fundRequest) error {
 			p.AddScript(b)
 		}
 	}
-	if o.has("descriptors") {
+	if o.exists("descriptors") {
 		list, err := arrayOf(o.get("descriptors"))
 		if err != nil {
 			return err

@@ -103,7 +103,7 @@ func newFundRawTransaction(d *Deps) *rpc.Method {
 			if !ok {
 				return nil, rpc.NewError(rpc.CodeDeserialization, "TX decode failed")
 			}
-			o, err := newFundOpts(req.Arg(1))
+			o, isObj, err := newFundOpts(req.Arg(1))
 			if err != nil {
 				return nil, err
 			}
@@ -119,7 +119,7 @@ func newFundRawTransaction(d *Deps) *rpc.Method {
 			for i, out := range tx.TxOut {
 				fr.recipients = append(fr.recipients, coinselect.Recipient{Value: out.Value, PkScript: out.PkScript, SubtractFee: sffo[i]})
 			}
-			if err := readFundOptions(d, o, fr, true); err != nil {
+			if err := readFundOptions(d, o, isObj, fr, true); err != nil {
 				return nil, err
 			}
 			bt, err := fundTransaction(ctx, d, w, tx, fr)

@@ -2,92 +2,9 @@ package methods
 
 import (
 	"context"
-	"encoding/json"
-	"math/rand/v2"
 
 	"github.com/descwallet/descwallet/internal/rpc"
-	"github.com/descwallet/descwallet/internal/wallet"
-	"github.com/descwallet/descwallet/psbt"
 )
-
-// sendResult is the reply of send: psbt when one is returned, txid when
-// complete, hex when complete and not added to the wallet, complete.
-type sendResult struct {
-	PSBT     string `json:"psbt,omitempty"`
-	TxID     string `json:"txid,omitempty"`
-	Hex      string `json:"hex,omitempty"`
-	Complete bool   `json:"complete"`
-}
-
-// interpretFeeArgs is Core's InterpretFeeEstimationInstructions: the fee
-// arguments of send go into its options, given once.
-func interpretFeeArgs(req *rpc.Request, o *fundOpts, confIdx, modeIdx, rateIdx int) error {
-	if o.has("conf_target") || o.has("estimate_mode") {
-		if req.Has(confIdx) || req.Has(modeIdx) {
-			return rpc.NewError(rpc.CodeInvalidParameter, "Pass conf_target and estimate_mode either as arguments or in the options object, but not both")
-		}
-	} else {
-		o.add("conf_target", nullOr(req.Arg(confIdx)))
-		o.add("estimate_mode", nullOr(req.Arg(modeIdx)))
-	}
-	if o.has("fee_rate") {
-		if req.Has(rateIdx) {
-			return rpc.NewError(rpc.CodeInvalidParameter, "Pass the fee_rate either as an argument, or in the options object, but not both")
-		}
-	} else {
-		o.add("fee_rate", nullOr(req.Arg(rateIdx)))
-	}
-	if !rpc.IsNull(o.get("conf_target")) {
-		mode := o.get("estimate_mode")
-		if rpc.IsNull(mode) {
-			return rpc.NewError(rpc.CodeInvalidParameter, "Specify estimate_mode")
-		}
-		s, err := rpc.AsString(mode)
-		if err != nil {
-			return err
-		}
-		if s == "unset" {
-			return rpc.NewError(rpc.CodeInvalidParameter, "Specify estimate_mode")
-		}
-	}
-	return nil
-}
-
-// nullOr is raw, or JSON null when absent.
-func nullOr(raw json.RawMessage) json.RawMessage {
-	if len(raw) == 0 {
-		return json.RawMessage("null")
-	}
-	return raw
-}
-
-// preventOutdatedOptions is Core's PreventOutdatedOptions.
-func preventOutdatedOptions(o *fundOpts) error {
-	for _, r := range [][2]string{
-		{"feeRate", "Use fee_rate (sat/vB) instead of feeRate"},
-		{"changeAddress", "Use change_address instead of changeAddress"},
-		{"changePosition", "Use change_position instead of changePosition"},
-		{"lockUnspents", "Use lock_unspents instead of lockUnspents"},
-		{"subtractFeeFromOutputs", "Use subtract_fee_from_outputs instead of subtractFeeFromOutputs"},
-	} {
-		if o.has(r[0]) {
-			return rpc.NewError(rpc.CodeInvalidParameter, r[1])
-		}
-	}
-	return nil
-}
-
-// optionBool reads a bool option, def when absent (Core's get_bool).
-func optionBool(o *fundOpts, key string, def bool) (bool, error) {
-	v := o.get(key)
-	if rpc.IsNull(v) {
-		if o.has(key) {
-			return false, rpc.TypeError("null", "bool")
-		}
-		return def, nil
-	}
-	return rpc.AsBool(v)
-}
 
 // newSend returns the send method.
 func newSend(d *Deps) *rpc.Method {
@@ -132,12 +49,11 @@ func newSend(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			o, err := newFundOpts(req.Arg(4))
+			o, err := readOptionsObject(req.Arg(4))
 			if err != nil {
 				return nil, err
 			}
-			o.isObj = true
-			if err := interpretFeeArgs(req, o, 1, 2, 3); err != nil {
+			if err := interpretFeeInstructions(req.Arg(1), req.Arg(2), req.Arg(3), o); err != nil {
 				return nil, err
 			}
 			if err := preventOutdatedOptions(o); err != nil {
@@ -163,65 +79,14 @@ func newSend(d *Deps) *rpc.Method {
 			if err := setOptionsInputWeights(o.get("inputs"), o); err != nil {
 				return nil, err
 			}
-			if err := readFundOptions(d, o, fr, false); err != nil {
+			if err := readFundOptions(d, o, true, fr, false); err != nil {
 				return nil, err
 			}
 			bt, err := fundTransaction(ctx, d, w, tx, fr)
 			if err != nil {
 				return nil, err
 			}
-			return finishTransaction(ctx, d, w, o, bt)
+			return finishTransaction(ctx, d, w, o, bt.tx)
 		},
 	}
-}
-
-// finishTransaction is Core's FinishTransaction for send: the
-// anti-fee-sniping locktime unless a locktime or a sequence of another
-// kind was given, the wallet's data and signatures, then either the
-// transaction committed (recorded and relayed) or returned.
-func finishTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, o *fundOpts, bt *builtTx) (any, error) {
-	tx := bt.tx
-	antiSnipe := !o.has("locktime")
-	for _, in := range tx.TxIn {
-		antiSnipe = antiSnipe && (in.Sequence == seqMaxNonFinal || in.Sequence == seqMaxBIP125)
-	}
-	if antiSnipe {
-		rng := rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
-		discourageFeeSniping(ctx, d, w, tx, rng)
-	}
-	psbtOptIn, err := optionBool(o, "psbt", false)
-	if err != nil {
-		return nil, err
-	}
-	addToWallet, err := optionBool(o, "add_to_wallet", true)
-	if err != nil {
-		return nil, err
-	}
-	p := psbt.New(tx)
-	if err := fillWalletPSBT(ctx, w, p, nil, true, true, true); err != nil {
-		return nil, err
-	}
-	res := &sendResult{Complete: true}
-	for i := range p.Inputs {
-		res.Complete = res.Complete && p.Inputs[i].IsFinalized()
-	}
-	if psbtOptIn || !res.Complete || !addToWallet {
-		res.PSBT = p.Base64()
-	}
-	if res.Complete {
-		signed := tx.Copy()
-		for i := range p.Inputs {
-			signed.TxIn[i].SignatureScript = p.Inputs[i].FinalScriptSig
-			signed.TxIn[i].Witness = p.Inputs[i].FinalScriptWitness
-		}
-		res.TxID = signed.TxHash().String()
-		if addToWallet && !psbtOptIn {
-			if err := commitTransaction(ctx, d, w, signed); err != nil {
-				return nil, err
-			}
-		} else {
-			res.Hex = encodeTxHex(signed)
-		}
-	}
-	return res, nil
 }

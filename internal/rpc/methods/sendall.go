@@ -180,13 +180,7 @@ func finishTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, o *option
 		snipe = snipe && (in.Sequence == maxNonFinalSequence || in.Sequence == maxBIP125Sequence)
 	}
 	if snipe {
-		if h := w.TipHeight(ctx); h > 0 {
-			lt := int64(h)
-			if rand.IntN(10) == 0 {
-				lt = max(0, lt-int64(rand.IntN(100)))
-			}
-			tx.LockTime = uint32(lt)
-		}
+		discourageFeeSniping(ctx, d, w, tx, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	}
 	p, complete, err := walletFillPSBT(ctx, w, tx, true, false)
 	if err != nil {

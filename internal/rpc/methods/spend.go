@@ -13,8 +13,14 @@ import (
 	"github.com/descwallet/descwallet/psbt"
 )
 
-// dustRelayFee is -dustrelayfee (sat/kvB).
-const dustRelayFee = 3000
+// maxBIP125Sequence signals replaceability; maxNonFinalSequence does not
+// (both leave the locktime enforced).
+const (
+	maxBIP125Sequence   = seqMaxBIP125
+	maxNonFinalSequence = seqMaxNonFinal
+	// dustRelayFee is -dustrelayfee (sat/kvB).
+	dustRelayFee = 3000
+)
 
 // feeReasonText is Core's StringForFeeReason for the reasons the wallet
 // gives. The backend's estimate does not say which of the estimator's

@@ -27,7 +27,7 @@ var fundInputFields = []rpc.Param{
 
 // replaceableOption reads options.replaceable (Core's get_bool), the
 // wallet's -walletrbf when absent.
-func replaceableOption(w *wallet.Wallet, o *fundOpts) (bool, error) {
+func replaceableOption(w *wallet.Wallet, o *optionsObject) (bool, error) {
 	v := o.get("replaceable")
 	if rpc.IsNull(v) {
 		return w.Options().WalletRBF, nil
@@ -62,8 +62,8 @@ func recipientsWithSFFO(d *Deps, outputs json.RawMessage, sffo json.RawMessage) 
 
 // setOptionsInputWeights is Core's SetOptionsInputWeights: the inputs
 // given with a weight become options.input_weights.
-func setOptionsInputWeights(inputs json.RawMessage, o *fundOpts) error {
-	if o.has("input_weights") {
+func setOptionsInputWeights(inputs json.RawMessage, o *optionsObject) error {
+	if o.exists("input_weights") {
 		return rpc.NewError(rpc.CodeInvalidParameter, "Input weights should be specified in inputs rather than in options.")
 	}
 	if rpc.JSONType(inputs) != "array" {
@@ -90,7 +90,7 @@ func setOptionsInputWeights(inputs json.RawMessage, o *fundOpts) error {
 		}
 	}
 	raw, _ := json.Marshal(weights)
-	o.add("input_weights", raw)
+	o.set("input_weights", raw)
 	return nil
 }
 
@@ -136,7 +136,7 @@ func newWalletCreateFundedPSBT(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			o, err := newFundOpts(req.Arg(3))
+			o, isObj, err := newFundOpts(req.Arg(3))
 			if err != nil {
 				return nil, err
 			}
@@ -160,7 +160,7 @@ func newWalletCreateFundedPSBT(d *Deps) *rpc.Method {
 			if err := setOptionsInputWeights(req.Arg(0), o); err != nil {
 				return nil, err
 			}
-			if err := readFundOptions(d, o, fr, true); err != nil {
+			if err := readFundOptions(d, o, isObj, fr, true); err != nil {
 				return nil, err
 			}
 			bt, err := fundTransaction(ctx, d, w, tx, fr)
