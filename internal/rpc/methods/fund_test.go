@@ -59,3 +59,33 @@ func TestChangeTypeOption(t *testing.T) {
 		t.Errorf("no -changetype: %v", *o.ChangeType)
 	}
 }
+
+// TestFundingNamedOptions: the funding calls take their options as
+// top-level named arguments too (Core's OBJ_NAMED_PARAMS), and refuse
+// them beside an options object.
+func TestFundingNamedOptions(t *testing.T) {
+	n := newSpendNode(t, t.TempDir())
+	defer n.mgr.Close()
+	mustResult(t, n.call(t, "/", "createwallet", json.RawMessage(`["w"]`)), "createwallet", &struct{}{})
+	const hexTx = "02000000000100e1f50500000000160014fe4d9d5a7a5969f9f9caddff6870231ac79213d200000000"
+	const addr = "bcrt1qlexe6kn6t95ln7w2mhlksuprrtreyy7j36jyvd"
+	for _, c := range []struct {
+		method, params string
+		code           int
+		msg            string
+	}{
+		{"fundrawtransaction", `{"hexstring": "` + hexTx + `", "add_inputs": false}`, -4,
+			"The preselected coins total amount does not cover the transaction target. Please allow other inputs to be automatically selected or include more coins manually"},
+		{"fundrawtransaction", `{"hexstring": "` + hexTx + `", "changePosition": 2}`, -8, "changePosition out of bounds"},
+		{"walletcreatefundedpsbt", `{"outputs": [{"` + addr + `": 1}], "subtractFeeFromOutputs": [5]}`, -8,
+			"Invalid parameter 'subtract fee from output', position too large: 5"},
+		{"send", `{"outputs": [{"` + addr + `": 1}], "change_type": "bogus"}`, -5, "Unknown change type 'bogus'"},
+		{"send", `{"outputs": [{"` + addr + `": 1}], "options": {}, "lock_unspents": true}`, -8,
+			"Parameter options conflicts with parameter lock_unspents"},
+	} {
+		r := n.call(t, "/wallet/w", c.method, json.RawMessage(c.params))
+		if r.Error == nil || r.Error.Code != c.code || r.Error.Message != c.msg {
+			t.Errorf("%s %s: %+v, want %d %q", c.method, c.params, r.Error, c.code, c.msg)
+		}
+	}
+}
