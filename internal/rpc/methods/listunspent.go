@@ -129,7 +129,7 @@ func newListUnspent(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			out := []unspentEntry{}
+			out := make([]unspentEntry, 0, len(list))
 			var mempool []*chainhash.Hash
 			var sum rpc.Amount
 			for i, u := range list {
@@ -159,7 +159,7 @@ func newListUnspent(d *Deps) *rpc.Method {
 				}
 			}
 			addAncestry(ctx, d, out, mempool)
-			return rpc.CanonicalJSON(appendUnspent(make([]byte, 0, 512*len(out)+2), out)), nil
+			return rpc.CanonicalJSON(appendUnspent(make([]byte, 0, 768*len(out)+2), out)), nil
 		},
 	}
 }
