@@ -331,6 +331,36 @@ func TestSpendAcceptanceChain(t *testing.T) {
 	}
 	mined = append(mined, manyID)
 	h.check("sendmany")
+	// The change of the unconfirmed payment in listunspent: Core's
+	// fields of an output in the mempool, with its ancestry from
+	// btcd's mempool.
+	var rawU []json.RawMessage
+	h.call(&rawU, "listunspent", 0)
+	seen := false
+	for _, raw := range rawU {
+		var u struct {
+			TxID          string `json:"txid"`
+			AncestorCount int64  `json:"ancestorcount"`
+			AncestorSize  int64  `json:"ancestorsize"`
+			AncestorFees  int64  `json:"ancestorfees"`
+		}
+		if err := json.Unmarshal(raw, &u); err != nil {
+			t.Fatal(err)
+		}
+		if u.TxID != manyID {
+			continue
+		}
+		seen = true
+		if got := objectKeys(t, raw); strings.Join(got, ",") != strings.Join(shapeList(shapeUnspentMempool), ",") {
+			t.Errorf("listunspent entry of a mempool output: fields %v", got)
+		}
+		if u.AncestorCount != 1 || u.AncestorSize < 1500 || u.AncestorFees < 2*u.AncestorSize {
+			t.Errorf("ancestry %+v", u)
+		}
+	}
+	if !seen {
+		t.Error("the change of sendmany is not listed")
+	}
 
 	// send subtracting the fee from the amount.
 	var sent struct {
