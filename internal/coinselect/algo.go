@@ -11,14 +11,14 @@ import (
 
 // errNoSolution is Core's empty util::Error: no selection, nothing
 // specific to say (it becomes "Insufficient funds" at the top).
-var errNoSolution = &Error{Kind: InsufficientFunds, Message: ""}
+var errNoSolution = &Error{Kind: InsufficientFunds}
 
 func maxWeightErr() error { return newError(MaxWeightExceeded) }
 
 // hasMsg is Core's HasErrorMsg.
 func hasMsg(err error) bool {
 	e, ok := err.(*Error)
-	return ok && e.Message != ""
+	return ok && e.Description != ""
 }
 
 // sortDescending orders by amount, then lower waste (fee - long-term fee).

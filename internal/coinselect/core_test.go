@@ -170,16 +170,23 @@ func TestCoreBnBFeeRateSensitivity(t *testing.T) {
 }
 
 func TestKindMessages(t *testing.T) {
-	for k := Kind(0); k < numKinds; k++ {
+	kinds := []Kind{InsufficientFunds, PresetInsufficient, MaxWeightExceeded, PresetMaxWeight,
+		WeightBelowNoInputs, WeightNoChange, LongChain, BumpFeeCluster, MaxTxWeightRange,
+		AmountTooSmall, ZeroTarget, NotSolvable, TooSmallToPayFee, TooSmallAfterFee, TxTooLarge,
+		MaxFeeExceeded, Internal}
+	if len(kindMessages) != len(kinds) {
+		t.Errorf("%d messages for %d kinds", len(kindMessages), len(kinds))
+	}
+	for i, k := range kinds {
 		if kindMessages[k] == "" {
-			t.Errorf("kind %d has no message", k)
+			t.Errorf("kind %v has no message", k)
 		}
 		err := error(newError(k))
 		if !errors.Is(err, k) {
-			t.Errorf("errors.Is(%v, %d) false", err, k)
+			t.Errorf("errors.Is(%v, %v) false", err, k)
 		}
-		if errors.Is(err, (k+1)%numKinds) {
-			t.Errorf("kind %d matches %d", k, (k+1)%numKinds)
+		if next := kinds[(i+1)%len(kinds)]; errors.Is(err, next) {
+			t.Errorf("kind %v matches %v", k, next)
 		}
 	}
 	if got := newError(MaxTxWeightRange, 260, 400000).Error(); got != "Maximum transaction weight must be between 260 and 400000" {

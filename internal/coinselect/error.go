@@ -1,52 +1,62 @@
 package coinselect
 
-import "fmt"
+import (
+	"fmt"
 
-// Kind identifies one of Core's coin selection and funding failures.
-type Kind int
+	"github.com/descwallet/descwallet/errkind"
+)
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
+// Kind identifies one of Core's coin selection and funding failures. It
+// satisfies the error interface so that errors.Is(err, InsufficientFunds)
+// works on an *Error; its Error() is the kind's name, the message is the
+// *Error's.
+type Kind = errkind.Kind[tag]
 
 const (
 	// InsufficientFunds: the eligible coins cannot pay the target.
-	InsufficientFunds Kind = iota
+	InsufficientFunds = Kind("InsufficientFunds")
 	// PresetInsufficient: add_inputs is false and the preset inputs do
 	// not cover the target.
-	PresetInsufficient
+	PresetInsufficient = Kind("PresetInsufficient")
 	// MaxWeightExceeded: every selection found was heavier than allowed.
-	MaxWeightExceeded
+	MaxWeightExceeded = Kind("MaxWeightExceeded")
 	// PresetMaxWeight: the preset inputs plus the selected ones are
 	// heavier than allowed.
-	PresetMaxWeight
+	PresetMaxWeight = Kind("PresetMaxWeight")
 	// WeightBelowNoInputs: the weight limit leaves no room for inputs.
-	WeightBelowNoInputs
+	WeightBelowNoInputs = Kind("WeightBelowNoInputs")
 	// WeightNoChange: the weight limit leaves no room for a change output.
-	WeightNoChange
+	WeightNoChange = Kind("WeightNoChange")
 	// LongChain: only coins with too long unconfirmed chains would do.
-	LongChain
+	LongChain = Kind("LongChain")
 	// BumpFeeCluster: the backend could not compute ancestor bump fees.
-	BumpFeeCluster
+	BumpFeeCluster = Kind("BumpFeeCluster")
 	// MaxTxWeightRange: max_tx_weight is outside Core's bounds.
-	MaxTxWeightRange
+	MaxTxWeightRange = Kind("MaxTxWeightRange")
 	// AmountTooSmall: a recipient's amount is dust.
-	AmountTooSmall
+	AmountTooSmall = Kind("AmountTooSmall")
 	// ZeroTarget: nothing to pay, no fee and no preset input.
-	ZeroTarget
+	ZeroTarget = Kind("ZeroTarget")
 	// NotSolvable: a preset input's signed size is unknown.
-	NotSolvable
+	NotSolvable = Kind("NotSolvable")
 	// TooSmallToPayFee: subtracting the fee made an output negative.
-	TooSmallToPayFee
+	TooSmallToPayFee = Kind("TooSmallToPayFee")
 	// TooSmallAfterFee: subtracting the fee made an output dust.
-	TooSmallAfterFee
+	TooSmallAfterFee = Kind("TooSmallAfterFee")
 	// TxTooLarge: the transaction is above the standard weight.
-	TxTooLarge
+	TxTooLarge = Kind("TxTooLarge")
 	// MaxFeeExceeded: the fee is above -maxtxfee.
-	MaxFeeExceeded
+	MaxFeeExceeded = Kind("MaxFeeExceeded")
 	// Internal: an accounting invariant failed (a bug).
-	Internal
-
-	numKinds
+	Internal = Kind("Internal")
 )
 
-var kindMessages = [numKinds]string{
+// kindMessages holds Core's message of each kind, with %d/%s placeholders
+// for the kinds that carry details.
+var kindMessages = map[Kind]string{
 	InsufficientFunds:   "Insufficient funds",
 	PresetInsufficient:  "The preselected coins total amount does not cover the transaction target. Please allow other inputs to be automatically selected or include more coins manually",
 	MaxWeightExceeded:   "The inputs size exceeds the maximum weight. Please try sending a smaller amount or manually consolidating your wallet's UTXOs",
@@ -66,34 +76,15 @@ var kindMessages = [numKinds]string{
 	Internal:            "Internal bug detected: %s",
 }
 
-// Error returns the kind's message as Core words it (with %d/%s
-// placeholders for the kinds that carry details).
-func (k Kind) Error() string {
-	if k < 0 || k >= numKinds {
-		return fmt.Sprintf("coinselect.Kind(%d)", int(k))
-	}
-	return kindMessages[k]
-}
-
-// Error is a coin selection failure: a Kind and Core's message.
-type Error struct {
-	Kind    Kind
-	Message string
-}
-
-func (e *Error) Error() string { return e.Message }
-
-// Is reports whether target is e's Kind, so errors.Is(err, InsufficientFunds)
-// works.
-func (e *Error) Is(target error) bool {
-	k, ok := target.(Kind)
-	return ok && k == e.Kind
-}
+// Error is a coin selection failure: a Kind and Core's message (the
+// Description). An empty Description is Core's empty util::Error, a
+// selection that found nothing specific to say.
+type Error = errkind.Error[tag]
 
 func newError(k Kind, args ...any) *Error {
 	msg := kindMessages[k]
 	if len(args) > 0 {
 		msg = fmt.Sprintf(msg, args...)
 	}
-	return &Error{Kind: k, Message: msg}
+	return errkind.New(k, msg)
 }

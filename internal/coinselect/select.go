@@ -120,7 +120,7 @@ func SelectCoins(available, preset []Coin, target int64, allowOther bool, p *Par
 	p.rng()
 	s, err := selectCoins(available, preset, target, allowOther, p)
 	if err != nil {
-		if e, ok := err.(*Error); ok && e.Message == "" {
+		if e, ok := err.(*Error); ok && e.Description == "" {
 			return nil, newError(InsufficientFunds)
 		}
 		return nil, err

@@ -119,6 +119,12 @@ const (
 // code and its exact message. Handlers return *Error (or a domain error that
 // methods/errmap.go maps to one); any other error becomes CodeMisc with a
 // generic message and is logged.
+//
+// Error is not an errkind.Error: its identity is Core's numeric code, an
+// open set fixed by the protocol (every code a client may see, including
+// those no domain kind maps to), and its message is the whole reply, with
+// no cause behind it. Domain packages report failures with errkind kinds;
+// methods/errmap.go turns them into an Error at the boundary.
 type Error struct {
 	Code    Code
 	Message string

@@ -1,8 +1,16 @@
 package store
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
+// CauseInMessage makes Error() end with the underlying error's message.
+func (tag) CauseInMessage() {}
+
 // ErrorKind identifies a kind of store failure. It satisfies the error
 // interface so that errors.Is(err, store.ErrExists) works on an *Error.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrExists is returned by Create when a database (or anything) is
@@ -26,34 +34,8 @@ const (
 	ErrDatabase = ErrorKind("ErrDatabase")
 )
 
-// Error satisfies the error interface.
-func (k ErrorKind) Error() string { return string(k) }
-
 // Error is a store failure: a kind, a description and the underlying error,
-// if any.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-	Err         error
-}
+// if any; its message ends with the underlying error's.
+type Error = errkind.Error[tag]
 
-// Error satisfies the error interface.
-func (e *Error) Error() string {
-	if e.Err != nil {
-		return e.Description + ": " + e.Err.Error()
-	}
-	return e.Description
-}
-
-// Unwrap returns the kind and the underlying error, so errors.Is matches
-// both.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-func storeErr(kind ErrorKind, desc string, err error) error {
-	return &Error{Kind: kind, Description: desc, Err: err}
-}
+func storeErr(kind ErrorKind, desc string, err error) error { return errkind.Wrap(kind, desc, err) }

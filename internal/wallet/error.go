@@ -1,9 +1,14 @@
 package wallet
 
+import "github.com/descwallet/descwallet/errkind"
+
+// tag makes this package's kinds distinct from every other package's.
+type tag struct{}
+
 // ErrorKind identifies a kind of wallet failure. Each kind corresponds to one
 // RPC error code of Bitcoin Core; the Error carrying it holds Core's exact
 // message. ErrorKind satisfies error so errors.Is(err, wallet.ErrX) works.
-type ErrorKind string
+type ErrorKind = errkind.Kind[tag]
 
 const (
 	// ErrWallet is Core's general wallet error (RPC_WALLET_ERROR, -4): a
@@ -73,32 +78,13 @@ const (
 	ErrStorage = ErrorKind("ErrStorage")
 )
 
-// Error satisfies the error interface.
-func (k ErrorKind) Error() string { return string(k) }
-
 // Error is a wallet failure: its kind, the message a client sees (Core's
-// text) and the underlying error, if any.
-type Error struct {
-	Kind        ErrorKind
-	Description string
-	Err         error
-}
+// text) and the underlying error, if any. Its message is the description
+// alone: the cause (a database failure, say) is for the log, not the client.
+type Error = errkind.Error[tag]
 
-// Error returns the client-visible message.
-func (e *Error) Error() string { return e.Description }
-
-// Unwrap returns the kind and the underlying error.
-func (e *Error) Unwrap() []error {
-	if e.Err != nil {
-		return []error{e.Kind, e.Err}
-	}
-	return []error{e.Kind}
-}
-
-func walletErr(kind ErrorKind, desc string) error {
-	return &Error{Kind: kind, Description: desc}
-}
+func walletErr(kind ErrorKind, desc string) error { return errkind.New(kind, desc) }
 
 func storageErr(err error) error {
-	return &Error{Kind: ErrStorage, Description: "wallet database error", Err: err}
+	return errkind.Wrap(ErrStorage, "wallet database error", err)
 }
