@@ -43,7 +43,7 @@ var options = map[string]optKind{
 	"chainrpcuser": optString, "chainrpcpassword": optString,
 	"chainrpccookiefile": optString, "chainrpccert": optString, "chainpoll": optInt,
 	"wallet": optList, "keypool": optInt, "addresstype": optString,
-	"changetype": optString, "walletdb": optString,
+	"changetype": optString, "walletdb": optString, "walletdbshared": optBool,
 	"walletrbf": optBool, "txconfirmtarget": optInt, "spendzeroconfchange": optBool,
 	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
 	"discardfee": optString, "fallbackfee": optString, "mintxfee": optString,
@@ -153,6 +153,10 @@ type WalletConfig struct {
 	DB string
 	// EventRetention is -eventretention: which events pruning removes.
 	EventRetention wallet.EventRetention
+	// Shared is -walletdbshared: the PostgreSQL wallets are served by
+	// several nodes together (opened without their open lock, addresses
+	// handed out by the database, changes seen across nodes).
+	Shared bool
 }
 
 // LogConfig holds the logging options.
@@ -493,6 +497,9 @@ func LoadConfig(argv []string) (*Config, error) {
 	if w.EventRetention, err = eventRetention(all.str("eventretention", "")); err != nil {
 		return nil, err
 	}
+	if w.Shared = all.boolean("walletdbshared"); w.Shared && w.DB == "" {
+		return nil, fmt.Errorf("-walletdbshared needs -walletdb=postgres://...")
+	}
 	w.Options, w.Warnings, err = wallet.ParseOptions(func(name string) (string, bool) {
 		v, ok := all[name]
 		if !ok || len(v) == 0 {
@@ -654,6 +661,8 @@ Wallets:
                         where wallets are kept: one SQLite file per wallet
                         in the wallets folder (default), or a PostgreSQL
                         database holding many wallets
+  -walletdbshared       serve the PostgreSQL wallets together with other
+                        nodes on the same database (default 0)
   -walletnotify=<cmd>   run cmd through the shell when a wallet transaction
                         comes in or changes (%s txid, %w wallet name, %b block
                         hash or "unconfirmed", %h block height or -1)

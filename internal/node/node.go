@@ -168,7 +168,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 			return err
 		}
 		opener = walletdb.PGOpener{DB: n.pg, Root: filepath.Join(cfg.NetDir, "wallets"),
-			Namespace: cfg.Network.Name, Log: n.logs.Logger(SubStore)}
+			Namespace: cfg.Network.Name, Log: n.logs.Logger(SubStore), Shared: cfg.Wallet.Shared}
 	}
 	mcfg := wallet.ManagerConfig{
 		NetDir:      cfg.NetDir,

@@ -153,6 +153,7 @@ func blockArgs(w WalletTx) (hash, height, btime, bindex any) {
 func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 	hash, height, btime, bindex := blockArgs(w)
 	var seq int64
+	t.wrote = true
 	err := t.tx.QueryRow(t.ctx, `INSERT INTO wallet_txs (wallet_id, txid, seq, raw, time_received, time_smart,
 		block_hash, block_height, block_time, block_index, event_depth) VALUES ($1, $2,
 		(SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9, $10)
@@ -253,6 +254,7 @@ type Event struct {
 // AppendEvent adds an event and returns its cursor, the wallet's next.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
 	var cursor int64
+	t.wrote = true
 	if err := t.tx.QueryRow(t.ctx, "UPDATE wallets SET event_cursor = event_cursor + 1 WHERE id = $1 RETURNING event_cursor",
 		t.wid).Scan(&cursor); err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)

@@ -52,16 +52,19 @@
 //
 // # Several nodes
 //
-// The groundwork for nodes sharing a database: ReserveIndexes hands out a
-// descriptor's derivation indexes with one UPDATE ... RETURNING, so two
-// nodes never give the same address; OpenShared opens a wallet without
-// its open lock, for nodes that serve it together; Exclusive runs a
-// wallet's operations that must not overlap (imports, rescans, encryption,
-// spending) under a transaction-scoped advisory lock, one node at a time;
-// TryLeader and WaitLeader hold a named leadership (the chain follower)
-// on a session of its own, which a node loses, and another takes, as
-// soon as the server sees the session end. The wallet does not use them
-// yet: it keeps its state in memory and opens its database exclusively.
+// Nodes sharing a database serve the same wallets: OpenShared opens a
+// wallet without its open lock (Share turns a created one shared once it
+// is published); ReserveIndexes and ReserveNext hand out a descriptor's
+// derivation indexes with one UPDATE ... RETURNING, so two nodes never
+// give the same address; every write of a shared Store moves one of the
+// wallet's change counters (wallets.change_seq, or handout_seq for an
+// address handout) in its own transaction, and Changes, Stale and Seen let
+// a node tell whether another node wrote since it read the wallet;
+// Exclusive and Hold run a wallet's operations that must not overlap
+// (imports, rescans, encryption, spending) under one advisory lock, one
+// node at a time; TryLeader and WaitLeader hold a named leadership (the
+// chain follower) on a session of its own, which a node loses, and another
+// takes, as soon as the server sees the session end.
 //
 // # Errors
 //

@@ -508,6 +508,11 @@ type Store struct {
 	pending bool       // made by Create and not yet published
 	closed  bool
 	shared  bool // opened by OpenShared: holds no open lock
+
+	// seenMu guards seen, the change counters this node's state of the
+	// wallet reflects (multinode.go).
+	seenMu sync.Mutex
+	seen   Changes
 }
 
 // Name returns the wallet's name.
@@ -568,12 +573,23 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return storeErr(ErrDatabase, "begin transaction", err)
 	}
-	if err := fn(&Tx{ctx: ctx, tx: tx, wid: s.id}); err != nil {
+	t := &Tx{ctx: ctx, tx: tx, wid: s.id, shared: s.shared}
+	if err := fn(t); err != nil {
 		tx.Rollback(ctx)
 		return err
 	}
+	var bumped Changes
+	if s.shared && (t.wrote || t.handout) {
+		if bumped, err = t.bump(); err != nil {
+			tx.Rollback(ctx)
+			return err
+		}
+	}
 	if err := tx.Commit(ctx); err != nil {
 		return storeErr(ErrDatabase, "commit", err)
+	}
+	if s.shared && (t.wrote || t.handout) {
+		s.advance(bumped, t.handout)
 	}
 	return nil
 }
@@ -644,9 +660,15 @@ type Tx struct {
 	ctx context.Context
 	tx  pgx.Tx
 	wid int64
+	// wrote is set by every write; handout by ReserveNext. A shared
+	// Store moves the wallet's change counters by them (multinode.go).
+	wrote, handout bool
+	// shared: the wallet is served by several nodes (OpenShared).
+	shared bool
 }
 
 func (t *Tx) exec(what, query string, args ...any) error {
+	t.wrote = true
 	if _, err := t.tx.Exec(t.ctx, query, append([]any{t.wid}, args...)...); err != nil {
 		return storeErr(ErrDatabase, what, err)
 	}

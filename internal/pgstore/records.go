@@ -266,6 +266,7 @@ func (t *Tx) PutMeta(key string, value []byte) error {
 // number (new on insert, kept on update).
 func (t *Tx) PutDescriptor(d Descriptor) (int64, error) {
 	var seq int64
+	t.wrote = true
 	err := t.tx.QueryRow(t.ctx, `INSERT INTO descriptors (wallet_id, id, seq, descriptor, ranged, range_start,
 		range_end, next_index, timestamp, cache) VALUES ($1, $2,
 		(SELECT coalesce(max(seq), 0) + 1 FROM descriptors WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9)
@@ -280,8 +281,14 @@ func (t *Tx) PutDescriptor(d Descriptor) (int64, error) {
 	return seq, nil
 }
 
-// SetNextIndex moves a descriptor's next index and range end.
+// SetNextIndex moves a descriptor's next index and range end. In a wallet
+// opened shared both only grow: another node may have handed out indexes
+// this node has not seen yet.
 func (t *Tx) SetNextIndex(id [32]byte, next, rangeEnd int64) error {
+	if t.shared {
+		return t.exec("write next index", `UPDATE descriptors SET next_index = greatest(next_index, $2),
+			range_end = greatest(range_end, $3) WHERE wallet_id = $1 AND id = $4`, next, rangeEnd, id[:])
+	}
 	return t.exec("write next index", `UPDATE descriptors SET next_index = $2, range_end = $3
 		WHERE wallet_id = $1 AND id = $4`, next, rangeEnd, id[:])
 }

@@ -479,6 +479,13 @@ func (w *Wallet) ChangePassphrase(ctx context.Context, oldPass, newPass string) 
 	if oldPass == "" || newPass == "" {
 		return walletErr(ErrInvalidParameter, "passphrase cannot be empty")
 	}
+	// Encryption and passphrase changes of nodes serving the wallet
+	// together run one at a time.
+	release, err := w.exclusive(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
 	master, err := w.openMaster(oldPass)
@@ -528,6 +535,13 @@ func (w *Wallet) Encrypt(ctx context.Context, passphrase string) error {
 	if passphrase == "" {
 		return walletErr(ErrInvalidParameter, "passphrase cannot be empty")
 	}
+	// Encryption and passphrase changes of nodes serving the wallet
+	// together run one at a time.
+	release, err := w.exclusive(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
 	if w.isClosed() {

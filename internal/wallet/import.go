@@ -71,6 +71,12 @@ func (w *Wallet) Now() int64 { return w.cfg.Now() }
 // in one transaction, on disk before the next one starts. A non-nil error
 // fails the whole call; the elements before it stay imported.
 func (w *Wallet) ImportDescriptors(ctx context.Context, elems []ImportElement, timestampErr func(i int) error) ([]ImportResult, error) {
+	// Imports of nodes serving the wallet together run one at a time.
+	release, err := w.exclusive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
 	if w.isClosed() {

@@ -55,8 +55,14 @@ func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *strin
 	if wd == nil {
 		return "", walletErr(ErrKeypoolRanOut, "Error: No "+string(ot)+" addresses available.")
 	}
+	if !wd.rec.Ranged {
+		return "", walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
+	}
+	if _, shared := w.store.(SharedStore); shared {
+		return w.newAddressShared(ctx, wd, ot, internal, label)
+	}
 	n := wd.rec.NextIndex
-	if n > maxIndex || !wd.rec.Ranged {
+	if n > maxIndex {
 		return "", walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
 	}
 	outs, err := wd.expand(uint32(n))

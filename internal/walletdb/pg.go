@@ -29,6 +29,9 @@ type PGOpener struct {
 	// Log receives the debug lines of the STOR subsystem; nil discards
 	// them.
 	Log *slog.Logger
+	// Shared opens wallets without their open lock, for several nodes
+	// serving them together (wallet.SharedStore).
+	Shared bool
 }
 
 var (
@@ -76,12 +79,25 @@ func (o PGOpener) Create(ctx context.Context, path string) (wallet.Store, error)
 	}
 	d := pgdb{s: s, log: o.Log, name: s.Name()}
 	d.debug("database created", "took", since(t0))
+	if o.Shared {
+		// Shared from its Publish on.
+		return sharedPG{d}, nil
+	}
 	return d, nil
 }
 
 // Open opens the wallet path stands for.
 func (o PGOpener) Open(ctx context.Context, path string) (wallet.Store, error) {
 	t0 := time.Now()
+	if o.Shared {
+		s, err := o.DB.OpenShared(ctx, o.Namespace, o.name(path))
+		if err != nil {
+			return nil, err
+		}
+		d := sharedPG{pgdb{s: s, log: o.Log, name: s.Name()}}
+		d.debug("database opened shared", "took", since(t0))
+		return d, nil
+	}
 	s, err := o.DB.Open(ctx, o.Namespace, o.name(path))
 	if err != nil {
 		return nil, pgLockedErr(err)
@@ -363,6 +379,44 @@ func (d pgdb) update(ctx context.Context, fn func(copyTx) error) error {
 }
 
 type pgTxn struct{ tx *pgstore.Tx }
+
+// ReserveNext makes pgTxn a wallet.IndexReserver.
+func (t pgTxn) ReserveNext(id [32]byte, keypool, limit int64) (n, oldEnd, newEnd int64, err error) {
+	return t.tx.ReserveNext(id, keypool, limit)
+}
+
+// sharedPG is a wallet opened shared (pgstore's OpenShared): a
+// wallet.SharedStore, served by several nodes at once.
+type sharedPG struct{ pgdb }
+
+var _ wallet.SharedStore = sharedPG{}
+
+// Publish publishes a created wallet and shares it with the other nodes.
+func (d sharedPG) Publish(ctx context.Context) error {
+	if err := d.pgdb.Publish(ctx); err != nil {
+		return err
+	}
+	d.s.Share()
+	return nil
+}
+
+func (d sharedPG) Changes(ctx context.Context) (wallet.Changes, error) {
+	c, err := d.s.Changes(ctx)
+	return wallet.Changes(c), err
+}
+
+func (d sharedPG) Stale(c wallet.Changes, handouts bool) bool {
+	return d.s.Stale(pgstore.Changes(c), handouts)
+}
+
+func (d sharedPG) Seen(c wallet.Changes) { d.s.Seen(pgstore.Changes(c)) }
+
+func (d sharedPG) Hold(ctx context.Context) (func(), error) {
+	t0 := time.Now()
+	release, err := d.s.Hold(ctx)
+	d.debug("exclusive operation lock", "taken", err == nil, "waited", since(t0))
+	return release, err
+}
 
 func (t pgTxn) PutMeta(key string, value []byte) error { return t.tx.PutMeta(key, value) }
 

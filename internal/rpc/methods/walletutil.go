@@ -1,6 +1,9 @@
 package methods
 
 import (
+	"context"
+	"time"
+
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -27,8 +30,22 @@ func requestWallet(d *Deps, req *rpc.Request) (*wallet.Wallet, error) {
 	if err != nil {
 		return nil, MapError(err)
 	}
+	// A wallet other nodes serve too is brought up to date first, so that
+	// what another node acknowledged is seen here. Handing out an address
+	// need not see the others' handouts: the database gives each index
+	// once.
+	handouts := req.Method != "getnewaddress" && req.Method != "getrawchangeaddress"
+	ctx, cancel := context.WithTimeout(context.Background(), syncTimeout)
+	defer cancel()
+	if err := w.Sync(ctx, handouts); err != nil {
+		return nil, MapError(err)
+	}
 	return w, nil
 }
+
+// syncTimeout bounds the reading of a shared wallet's changes at the start
+// of a call.
+const syncTimeout = time.Minute
 
 // optBool reads an optional bool argument: nil when absent or null.
 func optBool(req *rpc.Request, i int) (*bool, error) {

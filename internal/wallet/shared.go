@@ -1,0 +1,270 @@
+package wallet
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"time"
+
+	"github.com/descwallet/descwallet/internal/address"
+)
+
+// Changes are the change counters of a wallet that several nodes serve:
+// Change moves with every write except address handouts, Handout with
+// every handout.
+type Changes struct {
+	Change, Handout int64
+}
+
+// SharedStore is a Store that other nodes write too (a PostgreSQL wallet
+// opened shared). Its writes move the wallet's change counters in the
+// transaction of the write; a node reads them at the start of a call and
+// reloads the wallet when another node moved them, so that what one node
+// acknowledged is seen by the next call on any other.
+type SharedStore interface {
+	Store
+	// Changes reads the wallet's change counters.
+	Changes(ctx context.Context) (Changes, error)
+	// Stale reports whether c shows writes this node's state does not
+	// reflect; handouts says whether address handouts count.
+	Stale(c Changes, handouts bool) bool
+	// Seen records that this node's state reflects c (read before the
+	// Load the state came from).
+	Seen(c Changes)
+	// Hold takes the wallet's exclusive-operation lock, one holder among
+	// all the nodes, until release is called.
+	Hold(ctx context.Context) (release func(), err error)
+}
+
+// IndexReserver is implemented by the write transactions of a
+// SharedStore: ReserveNext hands out the next index of a ranged
+// descriptor from the database and tops its range up to that index plus
+// keypool (at most limit), returning the index and the range end before
+// and after; the descriptor stays locked until the transaction ends, so
+// the caller derives and stores the scripts of [oldEnd, newEnd) alone.
+type IndexReserver interface {
+	ReserveNext(id [32]byte, keypool, limit int64) (n, oldEnd, newEnd int64, err error)
+}
+
+// Sync brings a wallet that other nodes serve too up to date with the
+// database: when another node wrote since this node's state was read it
+// reloads the wallet's keys, descriptors, address book and settings.
+// handouts says whether address handouts by other nodes count (calls
+// that only hand out addresses need not see the others' handouts: the
+// database gives each index once). It does nothing for a wallet only
+// this node serves. The RPC methods call it before they use the wallet.
+func (w *Wallet) Sync(ctx context.Context, handouts bool) error {
+	ss, ok := w.store.(SharedStore)
+	if !ok {
+		return nil
+	}
+	c, err := ss.Changes(ctx)
+	if err != nil {
+		return storageErr(err)
+	}
+	if !ss.Stale(c, handouts) {
+		return nil
+	}
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	if w.isClosed() {
+		return nil
+	}
+	// Another call may have reloaded meanwhile.
+	if c2, err := ss.Changes(ctx); err == nil {
+		c = c2
+	}
+	if !ss.Stale(c, handouts) {
+		return nil
+	}
+	return w.reload(ctx, ss, c)
+}
+
+// reload rebuilds the wallet's state from the database, read after the
+// counters c. An unlocked wallet whose master key did not change stays
+// unlocked. The caller holds importMu.
+func (w *Wallet) reload(ctx context.Context, ss SharedStore, c Changes) error {
+	t0 := time.Now()
+	snap, err := w.store.Load(ctx)
+	if err != nil {
+		return storageErr(err)
+	}
+	fresh := newWallet(w.cfg, w.store)
+	if err := fresh.restore(snap); err != nil {
+		return err
+	}
+	w.mu.Lock()
+	var master []byte
+	if sameMasterKey(w.crypt.rec, fresh.crypt.rec) {
+		master = w.crypt.master
+	} else {
+		w.lockNow()
+	}
+	for _, wd := range w.descs {
+		wd.expansions.wipe()
+	}
+	w.flags = fresh.flags
+	w.descs, w.byID, w.active = fresh.descs, fresh.byID, fresh.active
+	w.book, w.index = fresh.book, fresh.index
+	w.crypt.rec = fresh.crypt.rec
+	w.mu.Unlock()
+	// Persistent coin locks another node took are added; this node's
+	// own locks (persistent or not) stay.
+	w.locks.mu.Lock()
+	for op := range fresh.locks.m {
+		w.locks.m[op] = true
+	}
+	for spk := range fresh.locks.used {
+		w.locks.used[spk] = true
+	}
+	w.locks.mu.Unlock()
+	if master != nil {
+		if err := w.openKeys(ctx, master); err != nil {
+			w.mu.Lock()
+			w.lockNow()
+			w.mu.Unlock()
+			return err
+		}
+	}
+	ss.Seen(c)
+	w.debug(w.cfg.Log, "reloaded after another node's change", "took", time.Since(t0).Round(time.Microsecond).String())
+	return nil
+}
+
+// sameMasterKey reports whether two wrapped master keys are the same
+// (both absent included).
+func sameMasterKey(a, b *MasterKeyRecord) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.KDF == b.KDF && a.TimeCost == b.TimeCost && a.MemoryKiB == b.MemoryKiB && a.Threads == b.Threads &&
+		bytes.Equal(a.Salt, b.Salt) && bytes.Equal(a.Wrapped, b.Wrapped)
+}
+
+// exclusive runs the start of an operation that must not overlap with the
+// same operation of another node serving the wallet (imports, rescans,
+// encryption, spending): for a shared wallet it takes the wallet's
+// exclusive-operation lock and then brings the wallet up to date; release
+// ends it. For a wallet only this node serves it does nothing.
+func (w *Wallet) exclusive(ctx context.Context) (release func(), err error) {
+	ss, ok := w.store.(SharedStore)
+	if !ok {
+		return func() {}, nil
+	}
+	release, err = ss.Hold(ctx)
+	if err != nil {
+		return nil, storageErr(err)
+	}
+	if err := w.Sync(ctx, true); err != nil {
+		release()
+		return nil, err
+	}
+	return release, nil
+}
+
+// Exclusive is exclusive for callers outside the package (the RPC
+// methods' spending pipeline and rescans): release must be called.
+func (w *Wallet) Exclusive(ctx context.Context) (release func(), err error) {
+	return w.exclusive(ctx)
+}
+
+// errReserved carries a wallet error out of a store transaction.
+var errReserved = errors.New("address handout refused")
+
+// newAddressShared is NewAddress's handout for a shared wallet: the index
+// comes from the database (no two nodes give the same address) and the
+// key pool top-up beyond the database's range end is derived and stored
+// in the same transaction. The caller holds importMu.
+func (w *Wallet) newAddressShared(ctx context.Context, wd *walletDesc, ot OutputType, internal bool, label *string) (string, error) {
+	var (
+		n, oldEnd, newEnd int64
+		spk               []byte
+		addr              string
+		blocks            []derived
+		werr              error
+	)
+	derivedAt := time.Now()
+	err := w.store.Update(ctx, func(tx StoreTx) error {
+		r, ok := tx.(IndexReserver)
+		if !ok {
+			return errors.New("the wallet database cannot hand out indexes")
+		}
+		var err error
+		n, oldEnd, newEnd, err = r.ReserveNext(wd.rec.ID, int64(w.cfg.Keypool), maxIndex+1)
+		if err != nil {
+			return err
+		}
+		if n > maxIndex {
+			werr = walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
+			return errReserved
+		}
+		outs, err := wd.expand(uint32(n))
+		if err != nil || len(outs) == 0 {
+			werr = walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
+			if uerr := w.EnsureUnlocked(); uerr != nil {
+				werr = uerr
+			}
+			return errReserved
+		}
+		spk = outs[0].ScriptPubKey
+		a, ok := address.Encode(spk, w.cfg.Net)
+		if !ok {
+			werr = walletErr(ErrKeypoolRanOut, "Error: No "+string(ot)+" addresses available.")
+			return errReserved
+		}
+		addr = a
+		blocks, err = deriveDigests(ctx, wd.d, wd.cache, oldEnd, newEnd, wd.perIndex)
+		if err != nil {
+			werr = walletErr(ErrKeypoolRanOut, "Error: Keypool ran out, please call keypoolrefill first")
+			if uerr := w.EnsureUnlocked(); uerr != nil {
+				werr = uerr
+			}
+			return errReserved
+		}
+		for _, c := range chunkRecords(wd.rec.ID, blocks) {
+			if err := tx.PutChunk(c); err != nil {
+				return err
+			}
+		}
+		if !internal {
+			l := ""
+			if label != nil {
+				l = *label
+			}
+			return tx.PutLabel(LabelRecord{Script: spk, Label: &l, Purpose: purposeReceive})
+		}
+		return nil
+	})
+	if werr != nil {
+		return "", werr
+	}
+	if err != nil {
+		return "", storageErr(err)
+	}
+	if len(blocks) > 0 {
+		w.logDerived("key pool", wd.rec.ID, oldEnd, newEnd, blocks, time.Since(derivedAt))
+	}
+	w.mu.Lock()
+	if n+1 > wd.rec.NextIndex {
+		wd.rec.NextIndex = n + 1
+	}
+	// The scripts derived here extend this node's index only when it
+	// already holds every script below them; otherwise the handouts of
+	// another node are missing, and the next call that needs them
+	// reloads the wallet (Sync).
+	if oldEnd == wd.rec.RangeEnd {
+		w.indexBlocks(wd, blocks)
+		wd.rec.RangeEnd = newEnd
+	}
+	if !internal {
+		l := ""
+		if label != nil {
+			l = *label
+		}
+		w.book[string(spk)] = &bookEntry{label: &l, purpose: purposeReceive}
+	}
+	w.mu.Unlock()
+	w.debug(w.cfg.Log, "address handed out", "type", string(ot), "internal", internal,
+		"descriptor", descTag(wd.rec.ID), "index", n, "shared", true)
+	return addr, nil
+}

@@ -1,0 +1,185 @@
+package walletdb
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/pgstore"
+	"github.com/descwallet/descwallet/internal/pgtest"
+	"github.com/descwallet/descwallet/internal/wallet"
+)
+
+// sharedNode is one node of a shared-wallet test: its own connection to
+// the database and its own wallet manager.
+type sharedNode struct {
+	db *pgstore.DB
+	m  *wallet.Manager
+}
+
+func newSharedNode(t *testing.T, dsn string, keypool int) sharedNode {
+	t.Helper()
+	db, err := pgstore.Connect(context.Background(), dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	m := wallet.NewManager(wallet.ManagerConfig{NetDir: dir, Net: &chaincfg.RegressionNetParams, Keypool: keypool,
+		Opener: PGOpener{DB: db, Root: filepath.Join(dir, "wallets"), Namespace: "regtest", Shared: true}})
+	t.Cleanup(func() {
+		m.Close()
+		db.Close()
+	})
+	return sharedNode{db: db, m: m}
+}
+
+// TestSharedWalletTwoNodes serves one wallet from two nodes: 64 callers
+// spread over both get every address once, each node's state follows the
+// other's writes at its next call (Sync), an import on one is owned on the
+// other, and imports wait for each other's exclusive-operation lock.
+func TestSharedWalletTwoNodes(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	a := newSharedNode(t, dsn, 20)
+	b := newSharedNode(t, dsn, 20)
+	wa, _, err := a.m.Create(ctx, "shop", wallet.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The creating node gave up the wallet's open lock when it
+	// published it: the other node opens it too.
+	wb, _, err := b.m.Load(ctx, "shop", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	const callers, each = 64, 12
+	var mu sync.Mutex
+	seen := map[string]int{}
+	var wg sync.WaitGroup
+	errs := make(chan error, callers)
+	for c := range callers {
+		w := wa
+		if c%2 == 1 {
+			w = wb
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range each {
+				internal := i%3 == 2
+				if err := w.Sync(ctx, false); err != nil {
+					errs <- err
+					return
+				}
+				addr, err := w.NewAddress(ctx, internal, "", nil)
+				if err != nil {
+					errs <- err
+					return
+				}
+				mu.Lock()
+				seen[addr]++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if len(seen) != callers*each {
+		t.Fatalf("%d distinct addresses of %d handed out", len(seen), callers*each)
+	}
+	// Every address handed out by either node is the wallet's on both,
+	// once each node synced.
+	for _, w := range []*wallet.Wallet{wa, wb} {
+		if err := w.Sync(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		for addr := range seen {
+			spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !w.IsMine(spk) {
+				t.Fatalf("%s does not own %s handed out by the other node", w.Name(), addr)
+			}
+		}
+	}
+
+	// An import on one node is owned by the other at its next call.
+	desc := descriptor.AddChecksum("wpkh(tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK/0/*)")
+	imp := func(w *wallet.Wallet, lo, hi int64) {
+		t.Helper()
+		res, err := w.ImportDescriptors(ctx, []wallet.ImportElement{{HasDesc: true, Desc: desc, Timestamp: 1,
+			HasRange: true, RangeStart: lo, RangeEnd: hi}}, nil)
+		if err != nil || len(res) != 1 || !res[0].Success {
+			t.Fatalf("import: %v %+v", err, res)
+		}
+	}
+	imp(wa, 0, 5)
+	probe := importedScript(t, wa, desc, 3)
+	if wb.IsMine(probe) {
+		t.Fatal("owned before the other node's change was read")
+	}
+	if err := wb.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	if !wb.IsMine(probe) {
+		t.Fatal("an import on the other node is not seen after Sync")
+	}
+
+	// Imports on both nodes at once run one after the other, the second
+	// on the state the first left: a range of 0..40 on one node and
+	// 0..60 on the other end as 0..60 on both (the smaller one, when it
+	// comes second, is refused as Core refuses a shrinking range; it never
+	// overwrites the larger).
+	var iw sync.WaitGroup
+	for i, w := range []*wallet.Wallet{wa, wb} {
+		iw.Add(1)
+		go func() {
+			defer iw.Done()
+			res, err := w.ImportDescriptors(ctx, []wallet.ImportElement{{HasDesc: true, Desc: desc, Timestamp: 1,
+				HasRange: true, RangeStart: 0, RangeEnd: int64(40 + 20*i)}}, nil)
+			if err != nil || len(res) != 1 {
+				t.Errorf("import: %v %+v", err, res)
+				return
+			}
+			if !res[0].Success && (i == 1 || !strings.Contains(res[0].Err.Error(), "new range must include current range = [0,60]")) {
+				t.Errorf("import %d: %v", i, res[0].Err)
+			}
+		}()
+	}
+	iw.Wait()
+	far := importedScript(t, wa, desc, 55)
+	for _, w := range []*wallet.Wallet{wa, wb} {
+		if err := w.Sync(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		if !w.IsMine(far) {
+			t.Fatalf("%s: index 55 of the larger import is not owned", w.Name())
+		}
+	}
+}
+
+// importedScript derives the script of desc at index i.
+func importedScript(t *testing.T, _ *wallet.Wallet, desc string, i uint32) []byte {
+	t.Helper()
+	d, err := descriptor.Parse(desc, &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := d.Expand(i, nil)
+	if err != nil || len(outs) != 1 {
+		t.Fatal(err)
+	}
+	return outs[0].ScriptPubKey
+}
