@@ -345,6 +345,25 @@ func readMuSig2ID(sk *stream) (MuSig2Key, [33]byte) {
 	return id, part
 }
 
+// readPreimage reads an input's hash preimage whose key is the type byte
+// and the hash (20 or 32 bytes) into *m, refusing a key of another size or
+// a hash already present. name is the hash's name in Core's messages.
+func readPreimage[H [20]byte | [32]byte](s *stream, key []byte, name string, m *map[H][]byte) {
+	var h H
+	if len(key) != len(h)+1 {
+		fail("Size of key was not the expected size for the type " + name + " preimage")
+	}
+	h = H(key[1:])
+	if _, dup := (*m)[h]; dup {
+		fail("Duplicate Key, input " + name + " preimage already provided")
+	}
+	v := s.bytes()
+	if *m == nil {
+		*m = map[H][]byte{}
+	}
+	(*m)[h] = v
+}
+
 func readInput(s *stream) Input {
 	var in Input
 	var seen keySet
@@ -436,44 +455,14 @@ func readInput(s *stream) Input {
 				}
 				return stack
 			}).([][]byte)
-		case InRIPEMD160, InHASH160:
-			name := map[uint64]string{InRIPEMD160: "ripemd160", InHASH160: "hash160"}[t]
-			if len(key) != 20+1 {
-				fail("Size of key was not the expected size for the type " + name + " preimage")
-			}
-			m := &in.RIPEMD160Preimages
-			if t == InHASH160 {
-				m = &in.HASH160Preimages
-			}
-			var h [20]byte
-			copy(h[:], key[1:])
-			if _, dup := (*m)[h]; dup {
-				fail("Duplicate Key, input " + name + " preimage already provided")
-			}
-			v := s.bytes()
-			if *m == nil {
-				*m = map[[20]byte][]byte{}
-			}
-			(*m)[h] = v
-		case InSHA256, InHASH256:
-			name := map[uint64]string{InSHA256: "sha256", InHASH256: "hash256"}[t]
-			if len(key) != 32+1 {
-				fail("Size of key was not the expected size for the type " + name + " preimage")
-			}
-			m := &in.SHA256Preimages
-			if t == InHASH256 {
-				m = &in.HASH256Preimages
-			}
-			var h [32]byte
-			copy(h[:], key[1:])
-			if _, dup := (*m)[h]; dup {
-				fail("Duplicate Key, input " + name + " preimage already provided")
-			}
-			v := s.bytes()
-			if *m == nil {
-				*m = map[[32]byte][]byte{}
-			}
-			(*m)[h] = v
+		case InRIPEMD160:
+			readPreimage(s, key, "ripemd160", &in.RIPEMD160Preimages)
+		case InHASH160:
+			readPreimage(s, key, "hash160", &in.HASH160Preimages)
+		case InSHA256:
+			readPreimage(s, key, "sha256", &in.SHA256Preimages)
+		case InHASH256:
+			readPreimage(s, key, "hash256", &in.HASH256Preimages)
 		case InTapKeySig:
 			if !seen.add(key) {
 				fail("Duplicate Key, input Taproot key signature already provided")
