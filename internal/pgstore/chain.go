@@ -55,6 +55,11 @@ type TxMarks struct {
 	Abandoned  bool
 	ReplacedBy [32]byte
 	Replaces   [32]byte
+	// ConflictHash and ConflictHeight are the block holding a
+	// transaction the wallet does not record that spends one of the
+	// transaction's inputs (zero hash: none).
+	ConflictHash   [32]byte
+	ConflictHeight int32
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -113,15 +118,20 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 		default:
 			snap.Rescan = &rs
 		}
-		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces
-			FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
-			var txid, by, rep []byte
+		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
+			conflict_hash, conflict_height FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
+			var txid, by, rep, ch []byte
+			var cheight *int32
 			var m TxMarks
-			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep); err != nil {
+			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight); err != nil {
 				return err
 			}
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
+			if len(ch) == 32 && cheight != nil {
+				copy(m.ConflictHash[:], ch)
+				m.ConflictHeight = *cheight
+			}
 			if snap.Marks == nil {
 				snap.Marks = map[[32]byte]TxMarks{}
 			}
@@ -203,9 +213,15 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.Replaces != ([32]byte{}) {
 		rep = m.Replaces[:]
 	}
-	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (wallet_id, txid) DO UPDATE SET abandoned = excluded.abandoned,
-		replaced_by = excluded.replaced_by, replaces = excluded.replaces`, txid[:], m.Abandoned, by, rep)
+	var ch, cheight any
+	if m.ConflictHash != ([32]byte{}) {
+		ch, cheight = m.ConflictHash[:], m.ConflictHeight
+	}
+	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
+		conflict_hash, conflict_height) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (wallet_id, txid) DO UPDATE SET
+		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
+		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height`,
+		txid[:], m.Abandoned, by, rep, ch, cheight)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

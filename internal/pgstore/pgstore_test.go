@@ -653,7 +653,7 @@ func TestTxMarks(t *testing.T) {
 		if err := tx.PutTxMarks(a, TxMarks{ReplacedBy: b}); err != nil {
 			return err
 		}
-		return tx.PutTxMarks(b, TxMarks{Replaces: a})
+		return tx.PutTxMarks(b, TxMarks{Replaces: a, ConflictHash: [32]byte{9}, ConflictHeight: 7})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -662,7 +662,7 @@ func TestTxMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := map[[32]byte]TxMarks{a: {ReplacedBy: b}, b: {Replaces: a}}; !reflect.DeepEqual(snap.Marks, want) {
+	if want := map[[32]byte]TxMarks{a: {ReplacedBy: b}, b: {Replaces: a, ConflictHash: [32]byte{9}, ConflictHeight: 7}}; !reflect.DeepEqual(snap.Marks, want) {
 		t.Fatalf("marks %+v, want %+v", snap.Marks, want)
 	}
 	err = s.Update(ctx, func(tx *Tx) error {

@@ -60,6 +60,11 @@ type TxMarks struct {
 	Abandoned  bool
 	ReplacedBy [32]byte
 	Replaces   [32]byte
+	// ConflictHash and ConflictHeight are the block holding a
+	// transaction the wallet does not record that spends one of the
+	// transaction's inputs (zero hash: none).
+	ConflictHash   [32]byte
+	ConflictHeight int32
 }
 
 // IsZero reports whether m records nothing.
@@ -116,15 +121,20 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 		default:
 			snap.Rescan = &rs
 		}
-		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces
-			FROM wallet_tx_marks`, func(rows *sql.Rows) error {
-			var id, by, rep []byte
+		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
+			conflict_hash, conflict_height FROM wallet_tx_marks`, func(rows *sql.Rows) error {
+			var id, by, rep, ch []byte
+			var cheight sql.NullInt64
 			var m TxMarks
-			if err := rows.Scan(&id, &m.Abandoned, &by, &rep); err != nil {
+			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight); err != nil {
 				return err
 			}
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
+			if len(ch) == 32 && cheight.Valid {
+				copy(m.ConflictHash[:], ch)
+				m.ConflictHeight = int32(cheight.Int64)
+			}
 			if snap.Marks == nil {
 				snap.Marks = map[[32]byte]TxMarks{}
 			}
@@ -202,9 +212,15 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.Replaces != ([32]byte{}) {
 		rep = m.Replaces[:]
 	}
-	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces)
-		VALUES (?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET abandoned = excluded.abandoned,
-		replaced_by = excluded.replaced_by, replaces = excluded.replaces`, txid[:], m.Abandoned, by, rep)
+	var ch, cheight any
+	if m.ConflictHash != ([32]byte{}) {
+		ch, cheight = m.ConflictHash[:], m.ConflictHeight
+	}
+	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces,
+		conflict_hash, conflict_height) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
+		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
+		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height`,
+		txid[:], m.Abandoned, by, rep, ch, cheight)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

@@ -432,7 +432,8 @@ func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 }
 
 // unspentOutpoints returns the wallet's outputs no confirmed wallet
-// transaction spends. An output spent only by an unconfirmed transaction
+// transaction spends, and the other inputs of its unconfirmed
+// transactions. An output spent only by an unconfirmed transaction
 // (one seen in the mempool, or one a reorg took out of its block) stays
 // watched: the block that confirms that spend, or a conflicting one, must
 // match, else a spend that pays nothing back to the wallet would never be
@@ -449,6 +450,23 @@ func (w *Wallet) unspentOutpoints() []wire.OutPoint {
 				continue
 			}
 			if w.IsMine(out.PkScript) {
+				ops = append(ops, op)
+			}
+		}
+	}
+	// The foreign inputs of unconfirmed wallet transactions too: a block
+	// spending one elsewhere conflicts with the transaction (a payment
+	// whose sender spent the coin again).
+	for _, wt := range c.order {
+		if wt.confirmed() || wt.coinbase {
+			continue
+		}
+		for _, in := range wt.tx.TxIn {
+			op := in.PreviousOutPoint
+			if p := c.txs[op.Hash]; p != nil && int(op.Index) < len(p.tx.TxOut) && w.IsMine(p.tx.TxOut[op.Index].PkScript) {
+				continue // listed above when not spent in a block
+			}
+			if !c.spentInBlock(op) {
 				ops = append(ops, op)
 			}
 		}
@@ -521,6 +539,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		}
 		return c.walletPrev(h)
 	}
+	// foreign are the block's transactions the wallet does not record:
+	// one may spend an input of a wallet transaction.
+	var foreign []*wire.MsgTx
 	c.mu.RLock()
 	for i, tx := range txs {
 		mine := false
@@ -537,6 +558,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		}
 		w.mu.RUnlock()
 		if !mine && !w.spendsFrom(tx, prev) {
+			if blk.Height >= 0 {
+				foreign = append(foreign, tx)
+			}
 			continue
 		}
 		if blk.Height < 0 {
@@ -600,8 +624,32 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			unabandon[old.txid] = m
 		}
 	}
+	// A block transaction the wallet does not record that spends an
+	// input of an unconfirmed wallet transaction conflicts with it.
+	for _, tx := range foreign {
+		id := tx.TxHash()
+		for _, in := range tx.TxIn {
+			for _, s := range c.spenders[in.PreviousOutPoint] {
+				if s.txid == id || s.confirmed() {
+					continue
+				}
+				m, ok := unabandon[s.txid]
+				if !ok {
+					m = s.marks
+				}
+				if m.ConflictHash != ([32]byte{}) && m.ConflictHeight <= blk.Height {
+					continue
+				}
+				m.ConflictHash, m.ConflictHeight = blk.Hash, blk.Height
+				unabandon[s.txid] = m
+			}
+		}
+	}
+	if len(foreign) > 0 {
+		transitions = append(transitions, c.conflictTransitions(foreign, blk)...)
+	}
 	c.mu.RUnlock()
-	if len(recs) == 0 && len(back) == 0 {
+	if len(recs) == 0 && len(back) == 0 && len(unabandon) == 0 {
 		return nil
 	}
 	newUsed := w.spentScripts(txs)
@@ -752,7 +800,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 	}
 	for _, wt := range back {
 		wt.inMempool = true
-		if m, ok := unabandon[wt.txid]; ok {
+	}
+	for id, m := range unabandon {
+		if wt := c.txs[id]; wt != nil {
 			wt.marks = m
 		}
 	}
@@ -858,9 +908,23 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 		}
 	}
 	now := time.Now().Unix()
+	// Conflicts with transactions of the blocks that leave the chain end.
+	cleared := map[*walletTx]TxMarks{}
+	for _, wt := range c.order {
+		if wt.marks.ConflictHash != ([32]byte{}) && wt.marks.ConflictHeight > height {
+			m := wt.marks
+			m.ConflictHash, m.ConflictHeight = [32]byte{}, 0
+			cleared[wt] = m
+		}
+	}
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		if err := tx.UnconfirmAbove(height); err != nil {
 			return err
+		}
+		for wt, m := range cleared {
+			if err := tx.PutTxMarks(wt.txid, m); err != nil {
+				return err
+			}
 		}
 		for _, wt := range c.order {
 			if wt.rec.Height > height {
@@ -886,6 +950,9 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 			wt.inMempool = !wt.coinbase
 			notices = append(notices, noticeOf(wt.rec))
 		}
+	}
+	for wt, m := range cleared {
+		wt.marks = m
 	}
 	c.refreshStates()
 	c.recent = kept

@@ -24,6 +24,13 @@ type TxMarks struct {
 	Abandoned  bool
 	ReplacedBy [32]byte
 	Replaces   [32]byte
+	// ConflictHash and ConflictHeight are the block holding a
+	// transaction the wallet does not record (a payment's sender
+	// spending the same coin again) that spends one of its inputs: Core's
+	// TxStateBlockConflicted for a conflict the wallet's own transactions
+	// do not show (zero hash: none).
+	ConflictHash   [32]byte
+	ConflictHeight int32
 }
 
 // TransitionKind names a change of a transaction's state.
@@ -86,6 +93,9 @@ func (c *chainData) refreshStates() {
 		if wt.confirmed() || wt.coinbase {
 			return
 		}
+		if wt.marks.ConflictHash != ([32]byte{}) {
+			wt.conflictHeight = wt.marks.ConflictHeight
+		}
 		var pool map[chainhash.Hash]bool
 		add := func(id chainhash.Hash) {
 			if pool == nil {
@@ -123,8 +133,14 @@ func (c *chainData) refreshStates() {
 		visit(wt)
 	}
 	// A transaction that starts or stops counting as spending its
-	// inputs changes its parents' unspent credit (balance.go).
+	// inputs changes its parents' unspent credit (balance.go). One
+	// conflicted by a block is out of the mempool (Core's states
+	// exclude each other).
 	for _, wt := range c.order {
+		if wt.conflictHeight >= 0 && wt.inMempool {
+			wt.inMempool = false
+			delete(c.committed, wt.txid)
+		}
 		if s := wt.spends(); s != wt.spending {
 			wt.spending = s
 			c.inputsChanged(wt)

@@ -118,3 +118,75 @@ func TestConflictStates(t *testing.T) {
 		t.Fatalf("after the reorg: %d confirmations", o.Confirmations)
 	}
 }
+
+// TestForeignConflict follows a payment whose sender spends the same
+// coin again in a block the wallet does not otherwise care about: the
+// payment's foreign input is watched, the block makes it conflicted
+// (negative confirmations, not counted), which a reload keeps and a reorg
+// of that block ends.
+func TestForeignConflict(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := newManager(dir)
+	w, spk := lockWallet(t, m)
+	coin := wire.OutPoint{Hash: chainhash.Hash{0x77}, Index: 1}
+	pay := wire.NewMsgTx(2)
+	pay.AddTxIn(wire.NewTxIn(&coin, nil, nil))
+	pay.AddTxOut(wire.NewTxOut(7000, spk))
+	if err := w.MempoolTxs(ctx, []*wire.MsgTx{pay}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, ops, err := w.WatchList(ctx)
+	if err != nil || !slices.Contains(ops, coin) {
+		t.Fatalf("the payment's input is not watched: %v %v", ops, err)
+	}
+	bal, _ := w.Balances(ctx)
+	if bal.UntrustedPending != 7000 {
+		t.Fatalf("pending payment: %+v", bal)
+	}
+	other := wire.NewMsgTx(2)
+	other.AddTxIn(wire.NewTxIn(&coin, nil, nil))
+	other.AddTxOut(wire.NewTxOut(6900, append([]byte{0x00, 0x14}, make([]byte, 20)...)))
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 50, Hash: chainhash.Hash{0xc5}, Time: 1700000500},
+		[]*wire.MsgTx{other}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 50, Hash: [32]byte{0xc5}}, {Height: 51, Hash: [32]byte{0xc6}}}); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step string, conf int64) {
+		t.Helper()
+		d, err := w.Transaction(ctx, pay.TxHash())
+		if err != nil || d.Info.Confirmations != conf {
+			t.Fatalf("%s: %+v %v, want %d confirmations", step, d, err, conf)
+		}
+	}
+	check("conflicted", -2)
+	if _, err := w.Transaction(ctx, other.TxHash()); err == nil {
+		t.Error("the sender's other transaction was recorded")
+	}
+	bal, _ = w.Balances(ctx)
+	if bal != (wallet.Balances{}) {
+		t.Fatalf("balances with the payment conflicted: %+v", bal)
+	}
+	if u, _ := w.ListUnspent(ctx, 0, 9999999, nil); len(u) != 0 {
+		t.Fatalf("unspent %+v", u)
+	}
+	m.Close()
+	m = newManager(dir)
+	defer m.Close()
+	if w, _, err = m.Load(ctx, "w", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("reloaded", -2)
+	if err := w.Rollback(ctx, 49); err != nil {
+		t.Fatal(err)
+	}
+	check("after the reorg", 0)
+	m.Close()
+	m = newManager(dir)
+	if w, _, err = m.Load(ctx, "w", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("reloaded after the reorg", 0)
+}
