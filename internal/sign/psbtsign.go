@@ -572,65 +572,38 @@ func (d *psbtInput) produce() {
 	}
 }
 
-// step is Core's SignStep.
+// step is Core's SignStep over the signature data; what a failed step
+// lacked is noted in d.missing.
 func (d *psbtInput) step(scr []byte, sv sigVersion) ([][]byte, script.Class, bool) {
-	class, sol := script.Solve(scr)
-	switch class {
-	case script.PubKey:
-		sig, ok := d.createSig(sol[0], scr, sv)
-		if !ok {
-			return nil, class, false
-		}
-		return [][]byte{sig}, class, true
-	case script.PubKeyHash:
-		var id [20]byte
-		copy(id[:], sol[0])
-		pub, ok := d.getPubKey(id)
-		if !ok {
-			d.missing.PubKeys = append(d.missing.PubKeys, id)
-			return nil, class, false
-		}
-		sig, ok := d.createSig(pub, scr, sv)
-		if !ok {
-			return nil, class, false
-		}
-		return [][]byte{sig, pub}, class, true
-	case script.ScriptHash:
-		var id [20]byte
-		copy(id[:], sol[0])
-		if rs, ok := d.getScript(id); ok {
-			return [][]byte{rs}, class, true
-		}
-		d.missing.RedeemScript = id
-		return nil, class, false
-	case script.Multisig:
-		required := int(sol[0][0])
-		ret := [][]byte{{}}
-		for _, pub := range sol[1 : len(sol)-1] {
-			if sig, ok := d.createSig(pub, scr, sv); ok && len(ret) < required+1 {
-				ret = append(ret, sig)
-			}
-		}
-		ok := len(ret) == required+1
-		for i := 0; i+len(ret) < required+1; i++ {
-			ret = append(ret, []byte{})
-		}
-		return ret, class, ok
-	case script.WitnessV0KeyHash:
-		return [][]byte{sol[0]}, class, true
-	case script.WitnessV0ScriptHash:
-		if ws, ok := d.getScript(script.RIPEMD160(sol[0])); ok {
-			return [][]byte{ws}, class, true
-		}
-		copy(d.missing.WitnessScript[:], sol[0])
-		return nil, class, false
-	case script.WitnessV1Taproot:
-		ret, ok := d.signTaprootPSBT([32]byte(sol[0]))
-		return ret, class, ok
-	case script.Anchor:
-		return nil, class, true
+	return signStep(d, scr, sv)
+}
+
+func (d *psbtInput) stepPubKey(id [20]byte) ([]byte, bool) {
+	pub, ok := d.getPubKey(id)
+	if !ok {
+		d.missing.PubKeys = append(d.missing.PubKeys, id)
 	}
-	return nil, class, false
+	return pub, ok
+}
+
+func (d *psbtInput) stepRedeemScript(id [20]byte) ([]byte, bool) {
+	rs, ok := d.getScript(id)
+	if !ok {
+		d.missing.RedeemScript = id
+	}
+	return rs, ok
+}
+
+func (d *psbtInput) stepWitnessScript(hash []byte) ([]byte, bool) {
+	ws, ok := d.getScript(script.RIPEMD160(hash))
+	if !ok {
+		copy(d.missing.WitnessScript[:], hash)
+	}
+	return ws, ok
+}
+
+func (d *psbtInput) stepTaproot(outputKey []byte) ([][]byte, bool) {
+	return d.signTaprootPSBT([32]byte(outputKey))
 }
 
 // getScript is Core's GetCScript: the provider, then the signature data.

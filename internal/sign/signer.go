@@ -593,10 +593,27 @@ func (s *inputSigner) produce() {
 	}
 }
 
+// stepSigner is what signStep asks of a signer: signatures, and the keys
+// and scripts the solved template names. The raw transaction signer and
+// the PSBT signer each answer from their own data; the PSBT signer also
+// notes what it lacks, for analyzepsbt's missing fields.
+type stepSigner interface {
+	// createSig returns a signature of the key pub over scriptCode.
+	createSig(pub, scriptCode []byte, sv sigVersion) ([]byte, bool)
+	// stepPubKey returns the public key whose HASH160 is id (P2PKH).
+	stepPubKey(id [20]byte) ([]byte, bool)
+	// stepRedeemScript returns the script whose HASH160 is id (P2SH).
+	stepRedeemScript(id [20]byte) ([]byte, bool)
+	// stepWitnessScript returns the script whose SHA256 is hash (P2WSH).
+	stepWitnessScript(hash []byte) ([]byte, bool)
+	// stepTaproot signs for the 32-byte taproot output key.
+	stepTaproot(outputKey []byte) ([][]byte, bool)
+}
+
 // signStep is Core's SignStep: it solves one script and returns the stack
 // items that satisfy it (or the script to recurse into for P2SH and
 // P2WSH), its class, and whether it is solved.
-func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Class, bool) {
+func signStep(s stepSigner, scr []byte, sv sigVersion) ([][]byte, script.Class, bool) {
 	class, sol := script.Solve(scr)
 	switch class {
 	case script.PubKey:
@@ -607,9 +624,7 @@ func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Clas
 		return [][]byte{sig}, class, true
 
 	case script.PubKeyHash:
-		var id [20]byte
-		copy(id[:], sol[0])
-		pub, ok := s.pubKey(id)
+		pub, ok := s.stepPubKey([20]byte(sol[0]))
 		if !ok {
 			return nil, class, false
 		}
@@ -620,9 +635,7 @@ func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Clas
 		return [][]byte{sig, pub}, class, true
 
 	case script.ScriptHash:
-		var id [20]byte
-		copy(id[:], sol[0])
-		if rs, ok := s.script(id); ok {
+		if rs, ok := s.stepRedeemScript([20]byte(sol[0])); ok {
 			return [][]byte{rs}, class, true
 		}
 		return nil, class, false
@@ -648,14 +661,13 @@ func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Clas
 		return [][]byte{sol[0]}, class, true
 
 	case script.WitnessV0ScriptHash:
-		id := script.RIPEMD160(sol[0])
-		if ws, ok := s.script(id); ok {
+		if ws, ok := s.stepWitnessScript(sol[0]); ok {
 			return [][]byte{ws}, class, true
 		}
 		return nil, class, false
 
 	case script.WitnessV1Taproot:
-		ret, ok := s.signTaproot(sol[0])
+		ret, ok := s.stepTaproot(sol[0])
 		return ret, class, ok
 
 	case script.Anchor:
@@ -663,6 +675,18 @@ func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Clas
 	}
 	return nil, class, false
 }
+
+// signStep is Core's SignStep over the transaction signer's data.
+func (s *inputSigner) signStep(scr []byte, sv sigVersion) ([][]byte, script.Class, bool) {
+	return signStep(s, scr, sv)
+}
+
+func (s *inputSigner) stepPubKey(id [20]byte) ([]byte, bool)       { return s.pubKey(id) }
+func (s *inputSigner) stepRedeemScript(id [20]byte) ([]byte, bool) { return s.script(id) }
+func (s *inputSigner) stepWitnessScript(hash []byte) ([]byte, bool) {
+	return s.script(script.RIPEMD160(hash))
+}
+func (s *inputSigner) stepTaproot(outputKey []byte) ([][]byte, bool) { return s.signTaproot(outputKey) }
 
 // pubKey finds the public key with key id id among the signatures found
 // and the provider's keys.
