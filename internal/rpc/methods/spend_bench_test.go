@@ -7,7 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -167,9 +169,11 @@ func BenchmarkListUnspent10k(b *testing.B) {
 	var body []byte
 	b.Run("listunspent", func(b *testing.B) {
 		b.ReportAllocs()
+		var m cpuMeter
 		for i := 0; i < b.N; i++ {
-			body = bw.n.rawCall(b, "/wallet/w", "listunspent", json.RawMessage(`[]`))
+			m.measure(func() { body = bw.n.rawCall(b, "/wallet/w", "listunspent", json.RawMessage(`[]`)) })
 		}
+		m.report(b)
 	})
 	var r stepReply
 	if err := json.Unmarshal(body, &r); err != nil || r.Error != nil {
@@ -182,12 +186,16 @@ func BenchmarkListUnspent10k(b *testing.B) {
 	}
 	b.Run("encoding-json", func(b *testing.B) {
 		b.ReportAllocs()
+		var m cpuMeter
 		for i := 0; i < b.N; i++ {
-			out, err := json.Marshal(entries)
+			var out []byte
+			var err error
+			m.measure(func() { out, err = json.Marshal(entries) })
 			if err != nil || len(out) != len(reply) {
 				b.Fatalf("%d bytes, reply %d (%v)", len(out), len(reply), err)
 			}
 		}
+		m.report(b)
 	})
 }
 
@@ -271,25 +279,33 @@ func BenchmarkGetBalance(b *testing.B) {
 	for _, m := range []string{"getbalance", "getbalances"} {
 		b.Run(m, func(b *testing.B) {
 			b.ReportAllocs()
+			var cpu cpuMeter
 			for i := 0; i < b.N; i++ {
-				if r := bw.n.call(b, "/wallet/w", m, json.RawMessage(`[]`)); r.Error != nil {
+				var r stepReply
+				cpu.measure(func() { r = bw.n.call(b, "/wallet/w", m, json.RawMessage(`[]`)) })
+				if r.Error != nil {
 					b.Fatal(r.Error.Message)
 				}
 			}
+			cpu.report(b)
 		})
 	}
 	b.Run("getbalances-after-block", func(b *testing.B) {
 		b.ReportAllocs()
+		var cpu cpuMeter
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
 			tx := bw.fundingTx()
 			tx.AddTxOut(wire.NewTxOut(12_345, bw.recv[i%len(bw.recv)]))
 			bw.block(b, []*wire.MsgTx{tx})
 			b.StartTimer()
-			if r := bw.n.call(b, "/wallet/w", "getbalances", json.RawMessage(`[]`)); r.Error != nil {
+			var r stepReply
+			cpu.measure(func() { r = bw.n.call(b, "/wallet/w", "getbalances", json.RawMessage(`[]`)) })
+			if r.Error != nil {
 				b.Fatal(r.Error.Message)
 			}
 		}
+		cpu.report(b)
 	})
 }
 
@@ -345,8 +361,11 @@ func BenchmarkWalletCreateFundedPSBT(b *testing.B) {
 		params := json.RawMessage(`[[], [{"bcrt1qad9t5d5p8fylrpph5ax9ny4vwtn8npdghgv3nc": 0.0005}], 0, {"fee_rate": 10}]`)
 		b.Run(fmt.Sprintf("utxos=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
+			var cpu cpuMeter
+			defer cpu.report(b)
 			for i := 0; i < b.N; i++ {
-				r := bw.n.call(b, "/wallet/w", "walletcreatefundedpsbt", params)
+				var r stepReply
+				cpu.measure(func() { r = bw.n.call(b, "/wallet/w", "walletcreatefundedpsbt", params) })
 				if r.Error != nil {
 					b.Fatal(r.Error.Message)
 				}
@@ -365,13 +384,43 @@ func BenchmarkWalletCreateFundedPSBT(b *testing.B) {
 			send := json.RawMessage(`["bcrt1qad9t5d5p8fylrpph5ax9ny4vwtn8npdghgv3nc", 0.0005, "", "", false, true, null, null, null, 10]`)
 			b.Run("sendtoaddress", func(b *testing.B) {
 				b.ReportAllocs()
+				var cpu cpuMeter
 				for i := 0; i < b.N; i++ {
-					if r := bw.n.call(b, "/wallet/w", "sendtoaddress", send); r.Error != nil {
+					var r stepReply
+					cpu.measure(func() { r = bw.n.call(b, "/wallet/w", "sendtoaddress", send) })
+					if r.Error != nil {
 						b.Fatal(r.Error.Message)
 					}
 				}
+				cpu.report(b)
 			})
 		}
 		bw.n.mgr.Close()
 	}
+}
+
+// cpuMeter adds up the process's CPU time (user and system, every thread:
+// the call's own work and its garbage collection) around measured calls,
+// a figure that other load on a shared machine does not inflate as it
+// inflates wall time.
+type cpuMeter struct{ total time.Duration }
+
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// measure runs f and adds its CPU time.
+func (m *cpuMeter) measure(f func()) {
+	start := processCPU()
+	f()
+	m.total += processCPU() - start
+}
+
+// report adds the CPU time per call to b's results.
+func (m *cpuMeter) report(b *testing.B) {
+	b.ReportMetric(float64(m.total.Nanoseconds())/float64(b.N)/1e6, "cpu-ms/op")
 }
