@@ -21,6 +21,20 @@ type processResult struct {
 	Hex      string `json:"hex,omitempty"`
 }
 
+// processReply is the reply of walletprocesspsbt and descriptorprocesspsbt
+// for the processed packet: complete when every input is final, with the
+// network transaction then.
+func processReply(p *psbt.Packet) *processResult {
+	res := &processResult{PSBT: p.Base64(), Complete: true}
+	for i := range p.Inputs {
+		res.Complete = res.Complete && p.Inputs[i].IsFinalized()
+	}
+	if res.Complete {
+		res.Hex = extractHex(p)
+	}
+	return res
+}
+
 // parseSighash is Core's ParseSighashString for argument i: SIGHASH_DEFAULT
 // when the argument is absent or null.
 func parseSighash(req *rpc.Request, i int) (txscript.SigHashType, error) {
@@ -124,14 +138,7 @@ func newDescriptorProcessPSBT(d *Deps) *rpc.Method {
 			if err := ps.SignPSBT(p, sighash, finalize); err != nil {
 				return nil, signPSBTError(err)
 			}
-			res := &processResult{PSBT: p.Base64(), Complete: true}
-			for i := range p.Inputs {
-				res.Complete = res.Complete && p.Inputs[i].IsFinalized()
-			}
-			if res.Complete {
-				res.Hex = extractHex(p)
-			}
-			return res, nil
+			return processReply(p), nil
 		},
 	}
 }

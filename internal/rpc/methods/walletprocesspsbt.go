@@ -70,14 +70,7 @@ func newWalletProcessPSBT(d *Deps) *rpc.Method {
 			if err := fillWalletPSBT(ctx, w, p, sighash, signing, bip32derivs, finalize); err != nil {
 				return nil, err
 			}
-			res := &processResult{PSBT: p.Base64(), Complete: true}
-			for i := range p.Inputs {
-				res.Complete = res.Complete && p.Inputs[i].IsFinalized()
-			}
-			if res.Complete {
-				res.Hex = extractHex(p)
-			}
-			return res, nil
+			return processReply(p), nil
 		},
 	}
 }
