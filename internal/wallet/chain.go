@@ -605,6 +605,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 	}
 	var events []EventRecord
 	for i, r := range recs {
+		if w.noEvents {
+			break
+		}
 		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)...)
 	}
 	transitions := c.conflictTransitions(recTxs, blk)
@@ -969,7 +972,7 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	defer c.mu.Unlock()
 	var events []EventRecord
 	var reached map[*walletTx]int32
-	if len(recent) > 0 {
+	if len(recent) > 0 && !w.noEvents {
 		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
 	}
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {

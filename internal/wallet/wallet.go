@@ -96,6 +96,9 @@ type Wallet struct {
 
 	// evsig wakes the event log's readers after a commit (eventsignal.go).
 	evsig eventSignal
+	// noEvents leaves the event log out of wallet updates: benchmarks set
+	// it to measure what the log adds.
+	noEvents bool
 
 	// locks are the outputs locked with lockunspent (locks.go).
 	locks coinLocks

@@ -1,0 +1,5 @@
+package wallet
+
+// SetNoEvents leaves the event log out of w's updates (benchmarks of what
+// the log costs).
+func SetNoEvents(w *Wallet, off bool) { w.noEvents = off }
