@@ -3,6 +3,7 @@ package wallet
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sort"
 	"time"
 
@@ -64,13 +65,27 @@ type TxTransition struct {
 // of conflicted, replaced and abandoned transactions pass, called inside
 // the store transaction that records the change that caused them (a block,
 // a mempool transaction, an abandonment), so that whatever it writes
-// commits with that change. It writes nothing yet: the event log is
-// where such transitions go.
+// commits with that change: each becomes an event of the wallet's log
+// (events.go). A replacement is reported once, whether the mempool showed
+// it first or a fee bump recorded it first. The caller holds importMu.
 func (w *Wallet) recordTransitions(tx ChainStoreTx, ts []TxTransition, now int64) error {
-	_ = tx
-	_ = now
+	c := &w.chain
 	for _, t := range ts {
 		w.debug(w.cfg.Log, "transaction state", "txid", t.TxID.String(), "state", string(t.Kind), "by", t.By.String())
+		wt := c.txs[t.TxID]
+		if wt == nil || w.noEvents {
+			continue
+		}
+		if t.Kind == TransitionReplaced && (wt.marks.ReplacedBy == t.By || slices.Contains(wt.mempoolConflicts, t.By)) {
+			continue
+		}
+		e, ok := transitionEvent(t, now, w.content(wt.tx, c.walletPrev))
+		if !ok {
+			continue
+		}
+		if _, err := tx.AppendEvent(e); err != nil {
+			return err
+		}
 	}
 	return nil
 }

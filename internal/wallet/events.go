@@ -369,6 +369,28 @@ func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx
 	return evs, reached
 }
 
+// transitionEvent is the event of a state transition: the replacing or
+// conflicting transaction as Related, and for a conflict the block holding
+// it.
+func transitionEvent(t TxTransition, now int64, tc txContent) (EventRecord, bool) {
+	e := EventRecord{TxID: t.TxID, Height: -1, Time: now, Amount: tc.amount, Fee: tc.fee, Outputs: tc.outputs,
+		Related: t.By}
+	switch t.Kind {
+	case TransitionReplaced:
+		e.Kind = EventReplaced
+	case TransitionConflicted:
+		e.Kind = EventConflicted
+		if t.Height >= 0 {
+			e.Height, e.BlockHash = t.Height, t.BlockHash
+		}
+	case TransitionAbandoned:
+		e.Kind, e.Related = EventAbandoned, [32]byte{}
+	default:
+		return EventRecord{}, false
+	}
+	return e, true
+}
+
 // trackDepth notes that wt's deeper confirmations are still to be
 // reported. The caller holds c.mu for writing.
 func (w *Wallet) trackDepth(wt *walletTx) {

@@ -316,3 +316,62 @@ func TestEventRetention(t *testing.T) {
 		t.Errorf("after a reload: %+v %v", evs, err)
 	}
 }
+
+// TestTransitionEvents: a spend replaced in the mempool gives replaced
+// (once, though the fee bump is also recorded), conflicted when the
+// replacement is mined, and an abandoned spend gives abandoned, each with
+// the other transaction as related and the spend's amounts.
+func TestTransitionEvents(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	other := append([]byte{0x00, 0x14}, make([]byte, 20)...)
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{3}}, nil, nil))
+	fund.AddTxOut(wire.NewTxOut(10000, spk))
+	fund.AddTxOut(wire.NewTxOut(5000, spk))
+	spend := func(vout uint32, away, back int64) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: vout}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(away, other))
+		if back > 0 {
+			tx.AddTxOut(wire.NewTxOut(back, spk))
+		}
+		return tx
+	}
+	orig, bump, lone := spend(0, 6000, 3000), spend(0, 6000, 2000), spend(1, 4000, 0)
+	name := map[[32]byte]string{fund.TxHash(): "fund", orig.TxHash(): "orig", bump.TxHash(): "bump",
+		lone.TxHash(): "lone", {}: "-"}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{10}}, []*wire.MsgTx{fund}, nil))
+	must(w.CommitTx(ctx, orig))
+	must(w.CommitTx(ctx, bump))
+	must(w.MarkReplaced(ctx, orig.TxHash(), bump.TxHash()))
+	must(w.BlockConnected(ctx, wallet.BlockInfo{Height: 11, Hash: chainhash.Hash{11}}, []*wire.MsgTx{bump}, nil))
+	must(w.CommitTx(ctx, lone))
+	must(w.AbandonTransaction(ctx, lone.TxHash(), func(chainhash.Hash) bool { return false }))
+
+	evs, err := w.Events(ctx, 0, 100)
+	must(err)
+	var got []string
+	for _, e := range evs {
+		fee := int64(1)
+		if e.Fee != nil {
+			fee = *e.Fee
+		}
+		got = append(got, fmt.Sprintf("%s %s %s @%d %d/%d", e.Kind, name[e.TxID], name[e.Related], e.Height, e.Amount, fee))
+	}
+	want := []string{"received fund - @10 15000/1", "confirmed fund - @10 15000/1",
+		"sent orig - @-1 -6000/-1000", "sent bump - @-1 -6000/-2000", "replaced orig bump @-1 -6000/-1000",
+		"confirmed bump - @11 -6000/-2000", "conflicted orig bump @11 -6000/-1000",
+		"sent lone - @-1 -4000/-1000", "abandoned lone - @-1 -4000/-1000"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
