@@ -178,10 +178,15 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 		w.EventDepth, w.TxID[:])
 }
 
+const querySetEventDepth = "UPDATE wallet_txs SET event_depth = ? WHERE txid = ?"
+
 // SetEventDepth records the highest confirmation depth the event log
 // reported for a transaction.
 func (t *Tx) SetEventDepth(txid [32]byte, depth int32) error {
-	return t.exec("write transaction", "UPDATE wallet_txs SET event_depth = ? WHERE txid = ?", depth, txid[:])
+	if _, err := t.execPrepared(querySetEventDepth, depth, txid[:]); err != nil {
+		return storeErr(ErrDatabase, "write transaction", err)
+	}
+	return nil
 }
 
 // UnconfirmAbove removes the block of every transaction confirmed above

@@ -27,6 +27,9 @@ type Event struct {
 // removed: 8 bytes big-endian, absent when none was.
 const metaEventsPruned = "events_pruned_through"
 
+const queryAppendEvent = `INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail)
+	VALUES (?, ?, ?, ?, ?, ?, ?)`
+
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
@@ -34,9 +37,7 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 	if e.Height >= 0 {
 		height, hash = e.Height, e.BlockHash[:]
 	}
-	res, err := t.tx.ExecContext(t.ctx, `INSERT INTO wallet_events (kind, txid, depth, block_height,
-		block_hash, time, detail) VALUES (?, ?, ?, ?, ?, ?, ?)`, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time,
-		e.Detail)
+	res, err := t.execPrepared(queryAppendEvent, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time, e.Detail)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}

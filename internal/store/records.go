@@ -246,6 +246,16 @@ func closeRows(rows *sql.Rows) error {
 type Tx struct {
 	ctx context.Context
 	tx  *sql.Tx
+	s   *Store
+}
+
+// execPrepared runs query, one of preparedQueries, with the statement
+// prepared when the database opened.
+func (t *Tx) execPrepared(query string, args ...any) (sql.Result, error) {
+	if st := t.s.stmts[query]; st != nil {
+		return t.tx.StmtContext(t.ctx, st).ExecContext(t.ctx, args...)
+	}
+	return t.tx.ExecContext(t.ctx, query, args...)
 }
 
 func (t *Tx) exec(what, query string, args ...any) error {

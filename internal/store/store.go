@@ -36,7 +36,14 @@ type Store struct {
 
 	mu sync.Mutex // serialises Update, Backup, Rewrite, Publish and Close
 	db *sql.DB
+	// stmts are statements prepared once when db opens (the writes every
+	// wallet update makes), by their text.
+	stmts map[string]*sql.Stmt
 }
+
+// preparedQueries are the statements connect prepares: the driver compiles
+// a statement at every plain Exec.
+var preparedQueries = []string{queryAppendEvent, querySetEventDepth}
 
 // LockSuffix is appended to a database's path to name its lock file, which
 // an open Store holds an exclusive advisory lock on. The file stays after
@@ -359,6 +366,18 @@ func (s *Store) connect(ctx context.Context, file string) error {
 		s.db = nil
 		return err
 	}
+	// Prepared while the one connection is free; a transaction runs them
+	// on that same connection.
+	s.stmts = map[string]*sql.Stmt{}
+	for _, q := range preparedQueries {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			db.Close()
+			s.db = nil
+			return storeErr(ErrDatabase, "prepare statement", err)
+		}
+		s.stmts[q] = st
+	}
 	return nil
 }
 
@@ -446,7 +465,7 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err != nil {
 		return storeErr(ErrDatabase, "begin transaction", err)
 	}
-	tx := &Tx{ctx: ctx, tx: sqlTx}
+	tx := &Tx{ctx: ctx, tx: sqlTx, s: s}
 	if err := fn(tx); err != nil {
 		sqlTx.Rollback()
 		return err
