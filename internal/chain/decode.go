@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"sync"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -126,6 +127,11 @@ type Filter struct {
 	nm  uint64   // n·M, the range of the elements
 	sip sipKey
 	raw []byte
+
+	// present is a bitmap over the elements' range, built at the first
+	// match of a long watch list (presence.go).
+	presentOnce sync.Once
+	present     presence
 }
 
 // DecodeFilter decodes a serialized basic filter (the element count as a

@@ -267,13 +267,14 @@ func (f *Filter) MatchWatch(w *Watch) bool {
 	if len(f.set) == 0 {
 		return false
 	}
+	pr := f.presence(w.Len())
 	if w.laneGroups != nil {
 		var out [lanes]uint64
 		for i := range w.laneGroups {
 			q := &w.laneGroups[i]
 			sipLanes(&f.sip, &q.words[0], q.n, &out)
 			for _, h := range out {
-				if v, _ := bits.Mul64(h, f.nm); contains(f.set, v) {
+				if v, _ := bits.Mul64(h, f.nm); pr.may(v) && contains(f.set, v) {
 					return true
 				}
 			}
@@ -282,7 +283,7 @@ func (f *Filter) MatchWatch(w *Watch) bool {
 	}
 	start := 0
 	for _, end := range w.ends {
-		if contains(f.set, f.value(w.buf[start:end])) {
+		if v := f.value(w.buf[start:end]); pr.may(v) && contains(f.set, v) {
 			return true
 		}
 		start = end
