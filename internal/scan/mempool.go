@@ -23,24 +23,37 @@ type MempoolSink interface {
 	MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash) bool) error
 }
 
-// PollMempool reads the backend's mempool, delivers the wallet's
-// transactions in it that it has not examined yet (at most
-// Config.MempoolPerPoll fetched per poll) and lets the sink drop the
-// unconfirmed transactions that left it. It does nothing when the sink is
-// not a MempoolSink or polling is off. It returns the number of
-// transactions delivered.
-func (s *Scanner) PollMempool(ctx context.Context) (int, error) {
-	ms, ok := s.cfg.Sink.(MempoolSink)
-	if !ok || s.cfg.MempoolPerPoll < 0 {
+// PollMempool reads the backend's mempool once for every joined member,
+// delivers to each the transactions in it that concern it and that the
+// follower has not examined yet (at most Config.MempoolPerPoll fetched per
+// poll), and lets each drop its unconfirmed transactions that left it.
+// Members whose sink is not a MempoolSink are left out; polling off
+// (MempoolPerPoll < 0) does nothing. It returns the number of deliveries
+// (a transaction counts once per member it concerns). A member's failure
+// is logged and does not stop the others.
+func (f *Follower) PollMempool(ctx context.Context) (int, error) {
+	if f.e.cfg.MempoolPerPoll < 0 {
 		return 0, nil
 	}
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	b := s.cfg.Backend
-	last, ok := s.state.Tip()
-	if !ok {
+	f.syncMu.Lock()
+	defer f.syncMu.Unlock()
+	return f.pollMempool(ctx, false)
+}
+
+// pollMempool is PollMempool; lone makes a member's failure the poll's.
+// The caller holds syncMu.
+func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
+	var members []*member
+	for _, m := range f.live(true) {
+		if _, ok := m.sink.(MempoolSink); ok {
+			members = append(members, m)
+		}
+	}
+	last, ok := f.state.Tip()
+	if len(members) == 0 || !ok {
 		return 0, nil
 	}
+	b := f.e.cfg.Backend
 	ids, err := b.MempoolTxIDs(ctx)
 	if err != nil {
 		return 0, err
@@ -52,46 +65,64 @@ func (s *Scanner) PollMempool(ctx context.Context) (int, error) {
 
 	// New scripts may make transactions examined before the wallet's:
 	// examine everything again.
-	if gen := s.cfg.Source.Generation(); s.mempoolSeen == nil || gen != s.mempoolGen {
-		s.mempoolSeen = map[chainhash.Hash]struct{}{}
-		s.mempoolGen = gen
+	if f.mempoolSeen == nil || f.indexGen != f.mempoolGen {
+		f.mempoolSeen = map[chainhash.Hash]struct{}{}
+		f.mempoolGen = f.indexGen
 	}
-	for id := range s.mempoolSeen {
+	for id := range f.mempoolSeen {
 		if _, ok := inPool[id]; !ok {
-			delete(s.mempoolSeen, id)
+			delete(f.mempoolSeen, id)
 		}
 	}
 	var fresh []chainhash.Hash
 	for _, id := range ids {
-		if len(fresh) >= s.cfg.MempoolPerPoll {
+		if len(fresh) >= f.e.cfg.MempoolPerPoll {
 			break
 		}
-		if _, ok := s.mempoolSeen[id]; !ok {
+		if _, ok := f.mempoolSeen[id]; !ok {
 			fresh = append(fresh, id)
 		}
 	}
 
+	failed := map[*member]bool{}
+	var firstErr error
+	fail := func(m *member, err error) {
+		if firstErr == nil {
+			firstErr = err
+		}
+		failed[m] = true
+		f.e.cfg.Log.Warn("mempool delivery failed", "err", err)
+	}
 	found := 0
 	if len(fresh) > 0 {
 		txs, err := b.MempoolTxs(ctx, fresh)
 		if err != nil {
 			return 0, err
 		}
-		wl, err := s.cfg.Source.WatchList(ctx)
-		if err != nil {
-			return 0, err
-		}
-		for _, round := range matchMempool(wl, txs) {
+		set := &scanSet{members: members}
+		f.e.begin(set)
+		rounds := matchMempoolIndex(f.e.x, txs, f.e.in)
+		f.e.end(set)
+		for _, m := range members {
 			// Parents first: the sink tells a spend of its outputs
 			// by the transactions it knows.
-			if err := ms.MempoolTxs(ctx, round); err != nil {
-				return 0, err
+			for _, round := range rounds[m.id] {
+				if len(round) == 0 {
+					continue
+				}
+				if err := m.sink.(MempoolSink).MempoolTxs(ctx, round); err != nil {
+					fail(m, err)
+					break
+				}
+				found += len(round)
 			}
-			found += len(round)
+		}
+		if lone && firstErr != nil {
+			return found, firstErr
 		}
 		for i, id := range fresh {
 			if txs[i] != nil {
-				s.mempoolSeen[id] = struct{}{}
+				f.mempoolSeen[id] = struct{}{}
 			}
 		}
 	}
@@ -102,61 +133,83 @@ func (s *Scanner) PollMempool(ctx context.Context) (int, error) {
 	if err != nil || tip != last {
 		return found, err
 	}
-	err = ms.MempoolLeft(ctx, func(id chainhash.Hash) bool {
-		_, ok := inPool[id]
-		return ok
-	})
-	return found, err
+	for _, m := range members {
+		if failed[m] {
+			continue
+		}
+		err := m.sink.(MempoolSink).MempoolLeft(ctx, func(id chainhash.Hash) bool {
+			_, ok := inPool[id]
+			return ok
+		})
+		if err != nil {
+			fail(m, err)
+		}
+	}
+	if lone {
+		return found, firstErr
+	}
+	return found, nil
 }
 
-// matchMempool returns the transactions of txs (nil entries skipped) that
-// pay one of wl's scripts or spend one of its outputs, in rounds: the first
-// round matches wl itself, each next one the wallet outputs of the rounds
-// before it, so that a transaction comes in a later round than the
-// transactions whose outputs make it the wallet's.
-func matchMempool(wl *WatchList, txs []*wire.MsgTx) [][]*wire.MsgTx {
-	scripts := make(map[string]struct{}, len(wl.Scripts))
-	for _, sc := range wl.Scripts {
-		scripts[string(sc)] = struct{}{}
+// matchMempoolIndex returns, per member of the scan (in), the transactions
+// of txs (nil entries skipped) that pay one of its scripts or spend one of
+// its outputs, in rounds: the first round matches the index itself, each
+// next one the member's outputs of the rounds before it, so that a
+// transaction comes in a later round than the transactions whose outputs
+// make it the member's.
+func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool) map[uint32][][]*wire.MsgTx {
+	rounds := map[uint32][][]*wire.MsgTx{}
+	gained := newOwnerMap[wire.OutPoint]()
+	assigned := make([][]uint32, len(txs))
+	ids := make([]chainhash.Hash, len(txs))
+	for i, tx := range txs {
+		if tx != nil {
+			ids[i] = tx.TxHash()
+		}
 	}
-	outpoints := make(map[wire.OutPoint]struct{}, len(wl.Outpoints))
-	for _, op := range wl.Outpoints {
-		outpoints[op] = struct{}{}
-	}
-	taken := make([]bool, len(txs))
-	var rounds [][]*wire.MsgTx
-	for {
-		var round []*wire.MsgTx
-		var gained []wire.OutPoint
+	var owners, payees []uint32
+	for r := 0; ; r++ {
+		progress := false
+		var gains []wire.OutPoint
+		var gainIDs []uint32
 		for i, tx := range txs {
-			if tx == nil || taken[i] {
+			if tx == nil {
 				continue
 			}
-			mine := false
+			owners = owners[:0]
 			for _, in := range tx.TxIn {
-				if _, ok := outpoints[in.PreviousOutPoint]; ok {
-					mine = true
-					break
-				}
+				owners = x.outpoints.owners(in.PreviousOutPoint, owners)
+				owners = gained.owners(in.PreviousOutPoint, owners)
 			}
-			id := tx.TxHash()
 			for j, out := range tx.TxOut {
-				if _, ok := scripts[string(out.PkScript)]; ok {
-					mine = true
-					gained = append(gained, wire.OutPoint{Hash: id, Index: uint32(j)})
+				payees = x.scripts.owners(x.key(out.PkScript), payees[:0])
+				for _, id := range payees {
+					if int(id) < len(in) && in[id] {
+						owners = append(owners, id)
+						gains = append(gains, wire.OutPoint{Hash: ids[i], Index: uint32(j)})
+						gainIDs = append(gainIDs, id)
+					}
 				}
 			}
-			if mine {
-				taken[i] = true
-				round = append(round, tx)
+			for k, id := range owners {
+				if int(id) >= len(in) || !in[id] || containsID(owners[:k], id) || containsID(assigned[i], id) {
+					continue
+				}
+				assigned[i] = append(assigned[i], id)
+				rs := rounds[id]
+				for len(rs) <= r {
+					rs = append(rs, nil)
+				}
+				rs[r] = append(rs[r], tx)
+				rounds[id] = rs
+				progress = true
 			}
 		}
-		if len(round) == 0 {
+		if !progress {
 			return rounds
 		}
-		rounds = append(rounds, round)
-		for _, op := range gained {
-			outpoints[op] = struct{}{}
+		for k, op := range gains {
+			gained.add(op, gainIDs[k])
 		}
 	}
 }

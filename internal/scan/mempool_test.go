@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"context"
 	"testing"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -67,3 +68,20 @@ func TestMatchMempool(t *testing.T) {
 		}
 	}
 }
+
+// matchMempool matches txs against wl alone, as the follower does for one
+// member.
+func matchMempool(wl *WatchList, txs []*wire.MsgTx) [][]*wire.MsgTx {
+	x := newIndex()
+	m := &member{src: staticSource{wl}}
+	if err := x.load(context.Background(), m); err != nil {
+		panic(err)
+	}
+	return matchMempoolIndex(x, txs, []bool{true})[0]
+}
+
+// staticSource is a Source of a fixed watch list.
+type staticSource struct{ wl *WatchList }
+
+func (s staticSource) WatchList(context.Context) (*WatchList, error) { return s.wl, nil }
+func (s staticSource) Generation() uint64                            { return s.wl.Generation }

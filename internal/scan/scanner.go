@@ -2,7 +2,6 @@ package scan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -11,7 +10,6 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 	"github.com/descwallet/descwallet/internal/chain"
-	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // WatchList is what a wallet watches for.
@@ -188,27 +186,23 @@ type Result struct {
 	Duration time.Duration
 }
 
-// Scanner scans one wallet. Sync and Follow are serialized; one rescan runs
-// at a time, alongside them.
+// Scanner scans one wallet: its rescans, and a Follower of its own for
+// Sync, PollMempool and Follow. Sync and Follow are serialized; one rescan
+// runs at a time, alongside them.
 type Scanner struct {
 	cfg Config
-
-	syncMu sync.Mutex
-	state  ChainState
+	f   *Follower
+	m   *Member
 
 	mu       sync.Mutex
 	progress *Progress
 	cancel   context.CancelFunc
 	lastLog  time.Time
 	noFilter bool
-
-	// Mempool polling state, guarded by syncMu.
-	mempoolSeen map[chainhash.Hash]struct{}
-	mempoolGen  uint64
 }
 
-// New returns a scanner.
-func New(cfg Config) *Scanner {
+// withDefaults fills in cfg's zero fields.
+func withDefaults(cfg Config) Config {
 	if cfg.Window <= 0 {
 		cfg.Window = DefaultWindow
 	}
@@ -230,14 +224,80 @@ func New(cfg Config) *Scanner {
 	if cfg.MempoolPerPoll == 0 {
 		cfg.MempoolPerPoll = DefaultMempoolPerPoll
 	}
-	return &Scanner{cfg: cfg, state: cfg.State, noFilter: cfg.NoFilters}
+	return cfg
+}
+
+// New returns a scanner.
+func New(cfg Config) *Scanner {
+	cfg = withDefaults(cfg)
+	f := NewFollower(cfg)
+	return &Scanner{cfg: cfg, f: f, m: f.Add(cfg.Source, cfg.Sink, cfg.State),
+		noFilter: cfg.NoFilters}
 }
 
 // State returns the chain state Sync last recorded.
 func (s *Scanner) State() ChainState {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	return ChainState{Recent: append([]chain.BlockID(nil), s.state.Recent...)}
+	s.f.syncMu.Lock()
+	defer s.f.syncMu.Unlock()
+	return ChainState{Recent: append([]chain.BlockID(nil), s.m.m.state.Recent...)}
+}
+
+// Sync brings the wallet from its last processed block to the backend's
+// tip: it rolls back to the fork point when the recent blocks it processed
+// left the best chain, scans the new blocks, and records the new chain
+// state. A wallet that processed nothing yet starts at the tip without
+// scanning (imports scan their own history). It returns the number of blocks
+// scanned.
+func (s *Scanner) Sync(ctx context.Context) (int, error) {
+	n, err := s.f.Sync(ctx)
+	if err != nil {
+		return n, err
+	}
+	s.f.syncMu.Lock()
+	defer s.f.syncMu.Unlock()
+	if m := s.m.m; !m.joined && m.err != nil {
+		return n, m.err
+	}
+	return n, nil
+}
+
+// PollMempool reads the backend's mempool, delivers the wallet's
+// transactions in it that it has not examined yet (at most
+// Config.MempoolPerPoll fetched per poll) and lets the sink drop the
+// unconfirmed transactions that left it. It does nothing when the sink is
+// not a MempoolSink or polling is off. It returns the number of
+// transactions delivered.
+func (s *Scanner) PollMempool(ctx context.Context) (int, error) {
+	if s.cfg.MempoolPerPoll < 0 {
+		return 0, nil
+	}
+	s.f.syncMu.Lock()
+	defer s.f.syncMu.Unlock()
+	return s.f.pollMempool(ctx, true)
+}
+
+// Follow runs Sync, then PollMempool, every interval until ctx ends,
+// logging failures (an unreachable backend is retried at the next tick).
+func (s *Scanner) Follow(ctx context.Context, interval time.Duration) error {
+	if interval <= 0 {
+		interval = DefaultPollInterval
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		if _, err := s.Sync(ctx); err != nil {
+			if ctx.Err() == nil {
+				s.cfg.Log.Warn("chain sync failed", "err", err)
+			}
+		} else if _, err := s.PollMempool(ctx); err != nil && ctx.Err() == nil {
+			s.cfg.Log.Warn("mempool poll failed", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // Progress returns the running rescan's progress, false when none runs.
@@ -263,7 +323,9 @@ func (s *Scanner) Abort() bool {
 
 // Rescan scans heights start to stop (stop < 0: the tip when it starts)
 // and delivers what it finds to the sink. It fails with ErrBusy when a
-// rescan runs already and with ErrAborted when aborted.
+// rescan runs already and with ErrAborted when aborted. It reads the
+// wallet's watch list into an index of its own: the follower's goes on
+// meanwhile.
 func (s *Scanner) Rescan(ctx context.Context, start, stop int32) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -296,7 +358,29 @@ func (s *Scanner) Rescan(ctx context.Context, start, stop int32) (Result, error)
 		start = 0
 	}
 	s.cfg.Log.Info("rescan started", "start", start, "stop", stop)
-	res, _, err := s.scanRange(ctx, start, stop, true)
+	s.mu.Lock()
+	e := &engine{cfg: s.cfg, x: newIndex(), noFilter: s.noFilter}
+	s.mu.Unlock()
+	m := &member{src: s.cfg.Source, sink: s.cfg.Sink}
+	e.members = []*member{m}
+	if err := e.x.load(ctx, m); err != nil {
+		return Result{}, s.wrapCtx(ctx, err)
+	}
+	set := &scanSet{members: []*member{m}, lone: true, rescan: true,
+		onWindow: func(next int32, blocks int) error {
+			s.advance(next, blocks)
+			if rr, ok := s.cfg.Sink.(RescanRecorder); ok {
+				return rr.RescanProgress(ctx, next, stop)
+			}
+			return nil
+		}}
+	res, _, err := e.scanRange(ctx, set, start, stop)
+	e.mu.Lock()
+	noFilter := e.noFilter
+	e.mu.Unlock()
+	s.mu.Lock()
+	s.noFilter = noFilter
+	s.mu.Unlock()
 	if err != nil {
 		return res, s.wrapCtx(ctx, err)
 	}
@@ -312,227 +396,6 @@ func (s *Scanner) wrapCtx(ctx context.Context, err error) error {
 		return scanErr(ErrAborted, "rescan aborted", ctx.Err())
 	}
 	return err
-}
-
-// watch is the scanner's working copy of the watch list.
-type watch struct {
-	gen       uint64
-	scripts   [][]byte
-	prepared  *chain.Watch // scripts, for filter matching
-	scriptSet map[string]struct{}
-	outpoints map[wire.OutPoint]struct{}
-}
-
-func (s *Scanner) loadWatch(ctx context.Context, old *watch) (*watch, error) {
-	wl, err := s.cfg.Source.WatchList(ctx)
-	if err != nil {
-		return nil, err
-	}
-	w := &watch{gen: wl.Generation, scripts: wl.Scripts,
-		prepared:  chain.NewWatch(wl.Scripts),
-		scriptSet: make(map[string]struct{}, len(wl.Scripts)),
-		outpoints: make(map[wire.OutPoint]struct{}, len(wl.Outpoints))}
-	for _, sc := range wl.Scripts {
-		w.scriptSet[string(sc)] = struct{}{}
-	}
-	for _, op := range wl.Outpoints {
-		w.outpoints[op] = struct{}{}
-	}
-	if old != nil {
-		for op := range old.outpoints {
-			w.outpoints[op] = struct{}{}
-		}
-	}
-	return w, nil
-}
-
-// match returns the wallet's transactions in blk with their positions in
-// it, and watches their outputs to the wallet.
-func (w *watch) match(blk *chain.Block) ([]*wire.MsgTx, []int) {
-	var found []*wire.MsgTx
-	var idx []int
-	for i, tx := range blk.Transactions {
-		mine := false
-		if i > 0 {
-			for _, in := range tx.TxIn {
-				if _, ok := w.outpoints[in.PreviousOutPoint]; ok {
-					mine = true
-					break
-				}
-			}
-		}
-		for j, out := range tx.TxOut {
-			if _, ok := w.scriptSet[string(out.PkScript)]; ok {
-				mine = true
-				w.outpoints[wire.OutPoint{Hash: blk.TxIDs[i],
-					Index: uint32(j)}] = struct{}{}
-			}
-		}
-		if mine {
-			found = append(found, tx)
-			idx = append(idx, i)
-		}
-	}
-	return found, idx
-}
-
-// window is a run of heights with their hashes, and, per height, the block
-// when it was fetched and the filter when filters are used.
-type window struct {
-	start   int32
-	hashes  []chainhash.Hash
-	filters []*chain.Filter
-	blocks  []*chain.Block
-	gen     uint64 // watch generation the filters were matched with
-	err     error
-}
-
-// scanRange scans [start, stop] and returns the result and the hashes of
-// the last Recent heights scanned. rescan tells whether progress is
-// published.
-func (s *Scanner) scanRange(ctx context.Context, start, stop int32, rescan bool) (Result, []chain.BlockID, error) {
-	t0 := time.Now()
-	res := Result{Start: start, Stop: stop}
-	if stop < start {
-		return res, nil, nil
-	}
-	w, err := s.loadWatch(ctx, nil)
-	if err != nil {
-		return res, nil, err
-	}
-	s.mu.Lock()
-	useFilters := !s.noFilter
-	s.mu.Unlock()
-	if useFilters {
-		// Ask once whether the backend has filters.
-		h, err := s.cfg.Backend.BlockHashes(ctx, []int32{start})
-		if err != nil {
-			return res, nil, err
-		}
-		if _, err := s.cfg.Backend.Filters(ctx, h); errors.Is(err, chain.ErrNoFilters) {
-			s.cfg.Log.Info("backend has no block filters; scanning full blocks")
-			s.mu.Lock()
-			s.noFilter = true
-			s.mu.Unlock()
-			useFilters = false
-		} else if err != nil {
-			return res, nil, err
-		}
-	}
-	res.Filters = useFilters
-
-	// The current scripts, for the producer's filter matching.
-	var scriptsMu sync.Mutex
-	curScripts, curGen := w.prepared, w.gen
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	size := s.cfg.FullWindow
-	if useFilters {
-		size = s.cfg.Window
-	}
-	// Windows are fetched ahead, several at once, and delivered in
-	// order: each queued channel yields one window.
-	queue := make(chan chan *window, s.cfg.Ahead)
-	produced := safego.Go("rescan window producer", func() error {
-		defer close(queue)
-		for lo := int64(start); lo <= int64(stop); lo += int64(size) {
-			hi := min(lo+int64(size)-1, int64(stop))
-			ch := make(chan *window, 1)
-			select {
-			case queue <- ch:
-			case <-ctx.Done():
-				return nil
-			}
-			safego.Go("rescan window fetch", func() error {
-				var win *window
-				err := safego.Run("rescan window fetch", func() error {
-					scriptsMu.Lock()
-					scripts, gen := curScripts, curGen
-					scriptsMu.Unlock()
-					win = s.fetchWindow(ctx, int32(lo), int32(hi), useFilters,
-						scripts, gen)
-					return nil
-				})
-				if err != nil {
-					win = &window{err: err}
-				}
-				ch <- win
-				return nil
-			})
-		}
-		return nil
-	})
-
-	var recent []chain.BlockID
-	for ch := range queue {
-		var win *window
-		select {
-		case win = <-ch:
-		case <-ctx.Done():
-			return res, nil, ctx.Err()
-		}
-		if win.err != nil {
-			return res, nil, win.err
-		}
-		if useFilters && win.gen != w.gen {
-			if err := s.rematch(ctx, win, 0, w.prepared); err != nil {
-				return res, nil, err
-			}
-		}
-		for i := range win.hashes {
-			height := win.start + int32(i)
-			blk := win.blocks[i]
-			if blk != nil {
-				res.Fetched++
-				if txs, idx := w.match(blk); len(txs) > 0 {
-					info := BlockInfo{Height: height, Hash: blk.Hash,
-						Time: blk.Header.Timestamp, TxIndex: idx, Rescan: rescan}
-					if err := s.cfg.Sink.BlockConnected(ctx, info, txs); err != nil {
-						return res, nil, err
-					}
-					res.Found += len(txs)
-					if s.cfg.Source.Generation() != w.gen {
-						if w, err = s.loadWatch(ctx, w); err != nil {
-							return res, nil, err
-						}
-						scriptsMu.Lock()
-						curScripts, curGen = w.prepared, w.gen
-						scriptsMu.Unlock()
-						if useFilters {
-							if err := s.rematch(ctx, win, i+1, w.prepared); err != nil {
-								return res, nil, err
-							}
-						}
-					}
-				}
-			}
-			res.Blocks++
-			recent = append(recent, chain.BlockID{Height: height,
-				Hash: win.hashes[i]})
-		}
-		if len(recent) > s.cfg.Recent {
-			recent = append(recent[:0], recent[len(recent)-s.cfg.Recent:]...)
-		}
-		next := win.start + int32(len(win.hashes))
-		if rescan {
-			s.advance(next, res.Blocks)
-			if rr, ok := s.cfg.Sink.(RescanRecorder); ok {
-				if err := rr.RescanProgress(ctx, next, stop); err != nil {
-					return res, nil, err
-				}
-			}
-		}
-	}
-	if err := <-produced; err != nil {
-		// The producer failed: the windows after its last one are missing.
-		return res, nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return res, nil, err
-	}
-	res.Duration = time.Since(t0)
-	return res, recent, nil
 }
 
 // advance publishes a rescan's progress and logs it at a bounded rate.
@@ -556,79 +419,4 @@ func (s *Scanner) advance(next int32, blocks int) {
 			"percent", fmt.Sprintf("%.1f", 100*snap.Fraction()),
 			"blocks_per_second", fmt.Sprintf("%.0f", snap.Rate()))
 	}
-}
-
-// fetchWindow fetches the hashes of [lo, hi] and either every block or the
-// filters and the blocks whose filter matches scripts.
-func (s *Scanner) fetchWindow(ctx context.Context, lo, hi int32, filters bool, scripts *chain.Watch, gen uint64) *window {
-	b := s.cfg.Backend
-	win := &window{start: lo, gen: gen}
-	heights := make([]int32, hi-lo+1)
-	for i := range heights {
-		heights[i] = lo + int32(i)
-	}
-	win.hashes, win.err = b.BlockHashes(ctx, heights)
-	if win.err != nil {
-		return win
-	}
-	win.blocks = make([]*chain.Block, len(heights))
-	if !filters {
-		blocks, err := b.Blocks(ctx, win.hashes)
-		if err != nil {
-			win.err = err
-			return win
-		}
-		win.blocks = blocks
-		return win
-	}
-	win.filters, win.err = b.Filters(ctx, win.hashes)
-	if errors.Is(win.err, chain.ErrNotFound) {
-		// The backend's filter index lags behind its chain: this
-		// window is scanned block by block.
-		win.filters = make([]*chain.Filter, len(heights))
-		win.err = nil
-	}
-	if win.err != nil {
-		return win
-	}
-	win.err = s.fetchMatching(ctx, win, 0, scripts)
-	return win
-}
-
-// fetchMatching fetches the blocks of win from index from on whose filter
-// matches scripts and that are not fetched yet. A block without a filter is
-// fetched.
-func (s *Scanner) fetchMatching(ctx context.Context, win *window, from int, scripts *chain.Watch) error {
-	var want []chainhash.Hash
-	var idx []int
-	for i := from; i < len(win.hashes); i++ {
-		if win.blocks[i] != nil {
-			continue
-		}
-		ok := true
-		if f := win.filters[i]; f != nil {
-			ok = f.MatchWatch(scripts)
-		}
-		if ok {
-			want = append(want, win.hashes[i])
-			idx = append(idx, i)
-		}
-	}
-	if len(want) == 0 {
-		return nil
-	}
-	blocks, err := s.cfg.Backend.Blocks(ctx, want)
-	if err != nil {
-		return err
-	}
-	for j, i := range idx {
-		win.blocks[i] = blocks[j]
-	}
-	return nil
-}
-
-// rematch matches the filters of win from index from on against scripts
-// and fetches the blocks that now match.
-func (s *Scanner) rematch(ctx context.Context, win *window, from int, scripts *chain.Watch) error {
-	return s.fetchMatching(ctx, win, from, scripts)
 }

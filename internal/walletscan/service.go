@@ -53,6 +53,9 @@ type Service struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
+	// follower follows the tip for every attached wallet.
+	follower *scan.Follower
+
 	mu      sync.Mutex
 	wallets *wallet.Manager
 	scans   map[*wallet.Wallet]*walletScan
@@ -65,10 +68,11 @@ type Service struct {
 	tipSeen *chainhash.Hash
 }
 
-// walletScan is one wallet's scanner.
+// walletScan is one wallet's place in the follower and its rescanner.
 type walletScan struct {
 	w         *wallet.Wallet
-	sc        *scan.Scanner
+	member    *scan.Member
+	sc        *scan.Scanner // rescans only
 	ctx       context.Context // ends when the wallet is detached
 	stop      context.CancelFunc
 	userAbort atomic.Bool
@@ -86,8 +90,10 @@ func New(cfg Config) *Service {
 		cfg.Poll = scan.DefaultPollInterval
 	}
 	ctx, cancel := context.WithCancel(context.Background())
+	f := scan.NewFollower(scan.Config{Backend: cfg.Backend, Log: cfg.Log,
+		NoFilters: cfg.NoFilters})
 	return &Service{cfg: cfg, ctx: ctx, cancel: cancel, wallets: cfg.Wallets,
-		scans: map[*wallet.Wallet]*walletScan{}}
+		follower: f, scans: map[*wallet.Wallet]*walletScan{}}
 }
 
 // Backend returns the backend.
@@ -110,6 +116,26 @@ func (s *Service) Start() {
 	}
 	s.started = true
 	s.mu.Unlock()
+	s.wg.Add(1)
+	safego.Go("chain follower", func() error {
+		defer s.wg.Done()
+		// A follower that panicked is restarted, less and less often.
+		for backoff := time.Second; ; backoff = min(2*backoff, time.Minute) {
+			err := safego.Run("chain follower", func() error {
+				s.follower.Follow(s.ctx, s.cfg.Poll)
+				return nil
+			})
+			if err == nil || s.ctx.Err() != nil {
+				return err
+			}
+			s.cfg.Log.Error("chain follower failed; restarting", "err", err, "delay", backoff)
+			select {
+			case <-s.ctx.Done():
+				return nil
+			case <-time.After(backoff):
+			}
+		}
+	})
 	s.wg.Add(1)
 	safego.Go("wallet scan service", func() error {
 		defer s.wg.Done()
@@ -213,6 +239,7 @@ func (s *Service) reconcile(startup bool) {
 	s.mu.Lock()
 	for w, ws := range s.scans {
 		if !live[w] || w.Closed() {
+			ws.member.Remove()
 			ws.stop()
 			delete(s.scans, w)
 		}
@@ -259,30 +286,12 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	a := &adapter{w: w}
 	log := s.cfg.Log.With("wallet", w.Name())
 	ws = &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.cfg.Backend, Source: a, Sink: a,
-		State: st, Log: log, NoFilters: s.cfg.NoFilters})}
+		Log: log, NoFilters: s.cfg.NoFilters, MempoolPerPoll: -1}),
+		member: s.follower.Add(a, a, st)}
 	ctx, cancel := context.WithCancel(s.ctx)
 	ws.ctx, ws.stop = ctx, cancel
 	s.scans[w] = ws
-	s.wg.Add(1)
-	safego.Go("chain follower", func() error {
-		defer s.wg.Done()
-		// A follower that panicked is restarted, less and less often.
-		for backoff := time.Second; ; backoff = min(2*backoff, time.Minute) {
-			err := safego.Run("chain follower", func() error {
-				ws.sc.Follow(ctx, s.cfg.Poll)
-				return nil
-			})
-			if err == nil || ctx.Err() != nil {
-				return err
-			}
-			log.Error("chain follower failed; restarting", "err", err, "delay", backoff)
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(backoff):
-			}
-		}
-	})
+	s.follower.Kick()
 	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
 		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop, "from_time", p.From)
 		ws.resumed = make(chan struct{})
@@ -396,8 +405,7 @@ func (s *Service) attachCaughtUp(w *wallet.Wallet) error {
 		}
 	}
 	if !fresh {
-		_, err := ws.sc.Sync(ws.ctx)
-		return err
+		return ws.member.Sync(ws.ctx)
 	}
 	bt := w.Info().Birthtime
 	if bt == nil || pending != nil {
@@ -525,6 +533,8 @@ func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (s
 	}
 	ws.userAbort.Store(false)
 	res, err := ws.sc.Rescan(ctx, start, stop)
+	// The rescan may have found outputs the follower's index lacks.
+	ws.member.Stale()
 	if err != nil && errors.Is(err, scan.ErrAborted) && ws.userAbort.Load() {
 		// abortrescan: the rescan is not to be resumed.
 		ws.w.SetRescanProgress(context.WithoutCancel(ctx), nil)
