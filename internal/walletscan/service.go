@@ -72,7 +72,7 @@ type Service struct {
 type walletScan struct {
 	w         *wallet.Wallet
 	member    *scan.Member
-	sc        *scan.Scanner // rescans only
+	sc        *scan.Scanner   // rescans only
 	ctx       context.Context // ends when the wallet is detached
 	stop      context.CancelFunc
 	userAbort atomic.Bool
