@@ -48,7 +48,17 @@ type engine struct {
 
 	mu       sync.Mutex
 	noFilter bool
+
+	// path forces the per-block choice (tests and benchmarks).
+	path int
 }
+
+// Per-block choices of engine.path.
+const (
+	pathAuto   = iota // the cheaper, by the cost model
+	pathFilter        // the filter whenever there is one
+	pathRaw           // the raw block always
+)
 
 // raw tells whether the backend hands out raw blocks.
 func (e *engine) raw() (chain.RawBlockFetcher, bool) {
@@ -76,12 +86,15 @@ func (p *probe) matchFilter(f *chain.Filter) bool {
 
 // wantRaw tells whether the block of filter f (nil: none) is to be looked
 // through raw rather than its filter matched.
-func (p *probe) wantRaw(f *chain.Filter, raw bool) bool {
+func (p *probe) wantRaw(f *chain.Filter, raw bool, path int) bool {
 	if !raw {
 		return false
 	}
-	if f == nil || p.scripts > filterScriptsCeiling {
+	if f == nil || p.scripts > filterScriptsCeiling || path == pathRaw {
 		return true
+	}
+	if path == pathFilter {
+		return false
 	}
 	return p.scripts*scriptHashCost > int(f.N())*filterElementCost+rawBlockFixed
 }
@@ -154,7 +167,7 @@ func (e *engine) probeOf(set *scanSet) *probe {
 		p.scripts += len(m.scripts)
 	}
 	_, raw := e.raw()
-	if p.scripts > filterScriptsCeiling && raw {
+	if raw && (p.scripts > filterScriptsCeiling || e.path == pathRaw) {
 		return p
 	}
 	for _, m := range set.members {
@@ -179,28 +192,12 @@ type window struct {
 // fetched tells whether height i of the window was fetched.
 func (w *window) fetched(i int) bool { return w.blocks[i] != nil || w.raws[i] != nil }
 
-// useFilters asks the backend once whether it has filters.
-func (e *engine) useFilters(ctx context.Context, start int32) (bool, error) {
+// useFilters tells whether filters are to be fetched: unless the backend
+// was found to keep none (fetchWindow finds out) or they are turned off.
+func (e *engine) useFilters() bool {
 	e.mu.Lock()
-	use := !e.noFilter
-	e.mu.Unlock()
-	if !use {
-		return false, nil
-	}
-	h, err := e.cfg.Backend.BlockHashes(ctx, []int32{start})
-	if err != nil {
-		return false, err
-	}
-	if _, err := e.cfg.Backend.Filters(ctx, h); errors.Is(err, chain.ErrNoFilters) {
-		e.cfg.Log.Info("backend has no block filters; scanning full blocks")
-		e.mu.Lock()
-		e.noFilter = true
-		e.mu.Unlock()
-		return false, nil
-	} else if err != nil {
-		return false, err
-	}
-	return true, nil
+	defer e.mu.Unlock()
+	return !e.noFilter
 }
 
 // scanRange scans [start, stop] for the set's members and returns the
@@ -213,11 +210,7 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 	}
 	e.begin(set)
 	defer e.end(set)
-	useFilters, err := e.useFilters(ctx, start)
-	if err != nil {
-		return res, nil, err
-	}
-	res.Filters = useFilters
+	useFilters := e.useFilters()
 
 	// The current probe, for the producer's filter matching.
 	var probeMu sync.Mutex
@@ -320,6 +313,7 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 	if err := ctx.Err(); err != nil {
 		return res, nil, err
 	}
+	res.Filters = e.useFilters()
 	res.Duration = time.Since(t0)
 	return res, recent, nil
 }
@@ -471,7 +465,15 @@ func (e *engine) fetchWindow(ctx context.Context, lo, hi int32, filters bool, p 
 		return win
 	}
 	win.filters, win.err = b.Filters(ctx, win.hashes)
-	if errors.Is(win.err, chain.ErrNotFound) {
+	if errors.Is(win.err, chain.ErrNoFilters) {
+		e.mu.Lock()
+		if !e.noFilter {
+			e.cfg.Log.Info("backend has no block filters; scanning full blocks")
+		}
+		e.noFilter = true
+		e.mu.Unlock()
+	}
+	if errors.Is(win.err, chain.ErrNotFound) || errors.Is(win.err, chain.ErrNoFilters) {
 		// The backend's filter index lags behind its chain: this
 		// window is scanned block by block.
 		win.filters = make([]*chain.Filter, len(heights))
@@ -496,7 +498,7 @@ func (e *engine) fetchMatching(ctx context.Context, win *window, from int, p *pr
 			continue
 		}
 		f := win.filters[i]
-		if p.wantRaw(f, raw) {
+		if p.wantRaw(f, raw, e.path) {
 			wantRaw = append(wantRaw, win.hashes[i])
 			idxRaw = append(idxRaw, i)
 			continue

@@ -1,0 +1,245 @@
+package scan
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+	"github.com/descwallet/descwallet/internal/chain"
+)
+
+// testScript returns a P2WPKH-shaped script unique to name.
+func testScript(name string) []byte {
+	h := sha256.Sum256([]byte(name))
+	return append([]byte{0x00, 0x14}, h[:20]...)
+}
+
+// followerCase is three wallets on one chain: a and b with scripts of
+// their own, and a script both watch.
+type followerCase struct {
+	c       *memChain
+	f       *Follower
+	a, b, z *memWallet
+}
+
+func newFollowerCase(t *testing.T, path int) *followerCase {
+	c := newMemChain(t)
+	f := NewFollower(Config{Backend: c})
+	f.e.path = path
+	shared := testScript("shared")
+	fc := &followerCase{c: c, f: f,
+		a: &memWallet{scripts: [][]byte{testScript("a0"), testScript("a1"), shared}},
+		b: &memWallet{scripts: [][]byte{testScript("b0"), shared}},
+		z: &memWallet{scripts: [][]byte{testScript("z0")}},
+	}
+	for _, w := range []*memWallet{fc.a, fc.b, fc.z} {
+		f.Add(w, w, ChainState{})
+	}
+	if _, err := f.Sync(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return fc
+}
+
+func sameFound(t *testing.T, who string, got []string, want ...string) {
+	t.Helper()
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("%s found %q, want %q", who, got, want)
+	}
+}
+
+// TestFollowerHandsEachWalletItsTransactions mines payments to each
+// wallet, to the script two wallets share, a spend of a wallet's output to
+// a stranger and a chain of spends within one block, and checks that one
+// Sync hands each wallet exactly its transactions, with the filter matched,
+// with raw blocks looked through, and with the cost model choosing, and
+// that each block is fetched at most once.
+func TestFollowerHandsEachWalletItsTransactions(t *testing.T) {
+	for _, path := range []int{pathAuto, pathFilter, pathRaw} {
+		t.Run(fmt.Sprint("path", path), func(t *testing.T) {
+			ctx := context.Background()
+			fc := newFollowerCase(t, path)
+			c := fc.c
+			stranger := testScript("stranger")
+			payA := payTx(wire.OutPoint{Hash: chainhash.Hash{1}}, testScript("a1"), stranger)
+			payShared := payTx(wire.OutPoint{Hash: chainhash.Hash{2}}, testScript("shared"))
+			noise := payTx(wire.OutPoint{Hash: chainhash.Hash{3}}, stranger)
+			b1 := c.mine(t, testScript("b0"), payA, noise, payShared)
+			c.mine(t, stranger)
+			// A spends its output to the stranger; a child of that
+			// spend in the same block pays b.
+			spendA := payTx(wire.OutPoint{Hash: payA.TxHash(), Index: 0}, stranger)
+			child := payTx(wire.OutPoint{Hash: spendA.TxHash(), Index: 0}, testScript("b0"))
+			c.mine(t, stranger, spendA, child)
+			c.calls = map[string]int{}
+			if n, err := fc.f.Sync(ctx); err != nil || n != 3 {
+				t.Fatalf("Sync: %d blocks, %v", n, err)
+			}
+			sameFound(t, "a", fc.a.take(), blkTx(1, payA), blkTx(1, payShared), blkTx(3, spendA))
+			sameFound(t, "b", fc.b.take(), blkTx(1, b1.msg.Transactions[0]), blkTx(1, payShared), blkTx(3, child))
+			sameFound(t, "z", fc.z.take())
+			if c.calls["block"]+c.calls["raw"] > 3 || c.calls["filter"] > 3 {
+				t.Errorf("fetches %v for 3 blocks", c.calls)
+			}
+			switch path {
+			case pathFilter:
+				if c.calls["raw"] != 0 || c.calls["block"] != 2 {
+					t.Errorf("filter path fetched %v", c.calls)
+				}
+			case pathRaw:
+				if c.calls["raw"] != 3 || c.calls["block"] != 0 {
+					t.Errorf("raw path fetched %v", c.calls)
+				}
+			}
+			tip, _ := c.Tip(ctx)
+			for _, w := range []*memWallet{fc.a, fc.b, fc.z} {
+				if got, _ := w.state.Tip(); got != tip {
+					t.Errorf("checkpoint %v, want %v", got, tip)
+				}
+			}
+			// Nothing new: nothing fetched.
+			c.calls = map[string]int{}
+			if n, err := fc.f.Sync(ctx); err != nil || n != 0 || c.calls["filter"]+c.calls["raw"]+c.calls["block"] != 0 {
+				t.Fatalf("idle Sync: %d blocks, %v, fetches %v", n, err, c.calls)
+			}
+		})
+	}
+}
+
+// TestFollowerReorg rolls every wallet back to the fork point and hands
+// them the replacing blocks' transactions.
+func TestFollowerReorg(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	c.mine(t, testScript("a0"))
+	c.mine(t, testScript("b0"))
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fc.a.take()
+	fc.b.take()
+	c.reorg(2)
+	c.mine(t, testScript("z0"))
+	c.mine(t, testScript("shared"))
+	c.mine(t, testScript("a0"))
+	if n, err := fc.f.Sync(ctx); err != nil || n != 3 {
+		t.Fatalf("Sync: %d, %v", n, err)
+	}
+	for _, w := range []*memWallet{fc.a, fc.b, fc.z} {
+		if !slices.Equal(w.rollbacks, []int32{0}) {
+			t.Errorf("rollbacks %v, want [0]", w.rollbacks)
+		}
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(2, c.blocks[2].msg.Transactions[0]), blkTx(3, c.blocks[3].msg.Transactions[0]))
+	sameFound(t, "b", fc.b.take(), blkTx(2, c.blocks[2].msg.Transactions[0]))
+	sameFound(t, "z", fc.z.take(), blkTx(1, c.blocks[1].msg.Transactions[0]))
+}
+
+// TestFollowerCatchUp adds a wallet that is behind and one that failed,
+// and checks that each catches up and joins, while the others are served.
+func TestFollowerCatchUp(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	old, _ := fc.f.State().Tip()
+	for i := 0; i < 3; i++ {
+		c.mine(t, testScript("late0"))
+	}
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	late := &memWallet{scripts: [][]byte{testScript("late0")}}
+	mb := fc.f.Add(late, late, ChainState{Recent: []chain.BlockID{old}})
+	c.mine(t, testScript("late0"))
+	if err := mb.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := late.take(); len(got) != 4 {
+		t.Errorf("late wallet found %q, want 4 coinbases", got)
+	}
+	// A failing delivery takes a out; b is served; a catches up from
+	// its last checkpoint in the same Sync and joins again.
+	fc.a.failNext = errors.New("disk full")
+	c.mine(t, testScript("a0"), payTx(wire.OutPoint{Hash: chainhash.Hash{9}}, testScript("b0")))
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.b.take(); len(got) != 1 {
+		t.Errorf("b found %q", got)
+	}
+	if got := fc.a.take(); len(got) != 1 || len(fc.f.live(false)) != 0 {
+		t.Errorf("a after catching up found %q; %d out", got, len(fc.f.live(false)))
+	}
+	// A failure in the catch-up too leaves it out until the next Sync.
+	fc.a.failNext = errors.New("disk full")
+	fc.a.mu.Lock()
+	fc.a.failTwice = true
+	fc.a.mu.Unlock()
+	c.mine(t, testScript("a0"))
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.a.take(); got != nil || len(fc.f.live(false)) != 1 {
+		t.Fatalf("a found %q despite failing; %d out", got, len(fc.f.live(false)))
+	}
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if got := fc.a.take(); len(got) != 1 || len(fc.f.live(false)) != 0 {
+		t.Errorf("a after catching up found %q; %d out", got, len(fc.f.live(false)))
+	}
+}
+
+// TestFollowerMempool polls the mempool once for all wallets and hands
+// each its transactions, a child after its parent.
+func TestFollowerMempool(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	payA := payTx(wire.OutPoint{Hash: chainhash.Hash{1}}, testScript("a0"))
+	child := payTx(wire.OutPoint{Hash: payA.TxHash()}, testScript("stranger"))
+	payB := payTx(wire.OutPoint{Hash: chainhash.Hash{2}}, testScript("b0"))
+	c.mempool = []*wire.MsgTx{child, payB, payA}
+	c.calls = map[string]int{}
+	if n, err := fc.f.PollMempool(ctx); err != nil || n != 3 {
+		t.Fatalf("poll: %d, %v", n, err)
+	}
+	if got := fc.a.take(); len(got) != 2 || got[0] != blkTx(-1, payA) {
+		t.Errorf("a got %q", got)
+	}
+	sameFound(t, "b", fc.b.take(), blkTx(-1, payB))
+	if c.calls["mempool"] != 1 || fc.a.left != 1 || fc.z.left != 1 {
+		t.Errorf("%d mempool reads, left %d/%d", c.calls["mempool"], fc.a.left, fc.z.left)
+	}
+	if n, err := fc.f.PollMempool(ctx); err != nil || n != 0 {
+		t.Fatalf("second poll: %d, %v", n, err)
+	}
+}
+
+// TestFollowerRemove forgets a removed wallet and its scripts.
+func TestFollowerRemove(t *testing.T) {
+	ctx := context.Background()
+	c := newMemChain(t)
+	f := NewFollower(Config{Backend: c})
+	w := &memWallet{scripts: [][]byte{testScript("w")}}
+	mb := f.Add(w, w, ChainState{})
+	if _, err := f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	mb.Remove()
+	c.mine(t, testScript("w"))
+	if _, err := f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if w.take() != nil || len(f.e.x.scripts.one) != 0 {
+		t.Errorf("removed wallet served, or its scripts kept (%d)", len(f.e.x.scripts.one))
+	}
+}
