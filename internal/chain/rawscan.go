@@ -77,54 +77,76 @@ func errRawBlock(what string) error {
 }
 
 // rawReader reads a serialized block from the front; every read checks
-// the bytes left.
+// the bytes left, and a failed read leaves pos past the end, so that one
+// check after a run of reads tells whether they all fitted.
 type rawReader struct {
 	b   []byte
-	bad bool
+	pos int
 }
 
+// bad tells whether a read failed.
+func (r *rawReader) bad() bool { return r.pos > len(r.b) }
+
+// skip passes n bytes.
+func (r *rawReader) skip(n uint64) {
+	if n > uint64(len(r.b)-min(r.pos, len(r.b))) {
+		r.pos = len(r.b) + 1
+		return
+	}
+	r.pos += int(n)
+}
+
+// take returns the next n bytes, nil when there are fewer.
 func (r *rawReader) take(n uint64) []byte {
-	if r.bad || n > uint64(len(r.b)) {
-		r.bad = true
+	start := r.pos
+	r.skip(n)
+	if r.bad() {
 		return nil
 	}
-	p := r.b[:n]
-	r.b = r.b[n:]
-	return p
+	return r.b[start:r.pos:r.pos]
 }
 
 // varInt reads a compact size, refusing the non-canonical forms as wire
 // does.
 func (r *rawReader) varInt() uint64 {
-	p := r.take(1)
-	if p == nil {
+	if r.pos >= len(r.b) {
+		r.pos = len(r.b) + 1
 		return 0
 	}
-	var v, min uint64
-	switch p[0] {
+	c := r.b[r.pos]
+	if c < 0xfd {
+		r.pos++
+		return uint64(c)
+	}
+	return r.varIntLong(c)
+}
+
+// varIntLong reads the compact sizes of more than one byte.
+func (r *rawReader) varIntLong(c byte) uint64 {
+	r.pos++
+	var v, least uint64
+	switch c {
 	case 0xfd:
 		q := r.take(2)
 		if q == nil {
 			return 0
 		}
-		v, min = uint64(binary.LittleEndian.Uint16(q)), 0xfd
+		v, least = uint64(binary.LittleEndian.Uint16(q)), 0xfd
 	case 0xfe:
 		q := r.take(4)
 		if q == nil {
 			return 0
 		}
-		v, min = uint64(binary.LittleEndian.Uint32(q)), 0x10000
-	case 0xff:
+		v, least = uint64(binary.LittleEndian.Uint32(q)), 0x10000
+	default:
 		q := r.take(8)
 		if q == nil {
 			return 0
 		}
-		v, min = binary.LittleEndian.Uint64(q), 0x100000000
-	default:
-		return uint64(p[0])
+		v, least = binary.LittleEndian.Uint64(q), 0x100000000
 	}
-	if v < min {
-		r.bad = true
+	if v < least {
+		r.pos = len(r.b) + 1
 		return 0
 	}
 	return v
@@ -134,8 +156,8 @@ func (r *rawReader) varInt() uint64 {
 // each, refusing counts the bytes left cannot hold.
 func (r *rawReader) count(minSize uint64) uint64 {
 	n := r.varInt()
-	if r.bad || n > uint64(len(r.b))/minSize {
-		r.bad = true
+	if r.bad() || n > uint64(len(r.b)-r.pos)/minSize {
+		r.pos = len(r.b) + 1
 		return 0
 	}
 	return n
@@ -155,11 +177,11 @@ func ScanBlock(raw []byte, spends func(op *wire.OutPoint) bool, pays func(script
 		return false, errRawBlock("too large")
 	}
 	r := rawReader{b: raw}
-	r.take(headerBytes)
+	r.skip(headerBytes)
 	// A transaction takes at least 10 bytes (version, two counts,
 	// lock time).
 	ntx := r.count(10)
-	if r.bad {
+	if r.bad() {
 		return false, errRawBlock("transaction count")
 	}
 	if ntx == 0 {
@@ -167,11 +189,11 @@ func ScanBlock(raw []byte, spends func(op *wire.OutPoint) bool, pays func(script
 	}
 	var op wire.OutPoint
 	for t := uint64(0); t < ntx; t++ {
-		r.take(4) // version
+		r.skip(4) // version
 		// An input takes at least 41 bytes, an output 9.
 		nin := r.count(41)
 		witness := false
-		if !r.bad && nin == 0 {
+		if !r.bad() && nin == 0 {
 			// The segwit marker, then its flag, which wire takes
 			// only as 0x01.
 			flag := r.take(1)
@@ -181,7 +203,7 @@ func ScanBlock(raw []byte, spends func(op *wire.OutPoint) bool, pays func(script
 			witness = true
 			nin = r.count(41)
 		}
-		if r.bad {
+		if r.bad() {
 			return false, errRawBlock("input count")
 		}
 		for i := uint64(0); i < nin; i++ {
@@ -189,25 +211,27 @@ func ScanBlock(raw []byte, spends func(op *wire.OutPoint) bool, pays func(script
 			if p == nil {
 				return false, errRawBlock("input")
 			}
-			copy(op.Hash[:], p[:32])
-			op.Index = binary.LittleEndian.Uint32(p[32:])
-			r.take(r.varInt()) // signature script
-			r.take(4)          // sequence
-			if r.bad {
+			r.skip(r.varInt()) // signature script
+			r.skip(4)          // sequence
+			if r.bad() {
 				return false, errRawBlock("input")
 			}
-			if spends != nil && spends(&op) {
-				return true, nil
+			if spends != nil {
+				copy(op.Hash[:], p[:32])
+				op.Index = binary.LittleEndian.Uint32(p[32:])
+				if spends(&op) {
+					return true, nil
+				}
 			}
 		}
 		nout := r.count(9)
-		if r.bad {
+		if r.bad() {
 			return false, errRawBlock("output count")
 		}
 		for i := uint64(0); i < nout; i++ {
-			r.take(8) // value
+			r.skip(8) // value
 			script := r.take(r.varInt())
-			if r.bad {
+			if script == nil {
 				return false, errRawBlock("output")
 			}
 			if pays != nil && pays(script) {
@@ -215,21 +239,22 @@ func ScanBlock(raw []byte, spends func(op *wire.OutPoint) bool, pays func(script
 			}
 		}
 		if witness {
-			for i := uint64(0); i < nin; i++ {
+			for i := uint64(0); i < nin && !r.bad(); i++ {
 				items := r.count(1)
-				for j := uint64(0); j < items && !r.bad; j++ {
-					r.take(r.varInt())
+				for j := uint64(0); j < items && !r.bad(); j++ {
+					r.skip(r.varInt())
 				}
 			}
-			if r.bad {
+			if r.bad() {
 				return false, errRawBlock("witness")
 			}
 		}
-		if r.take(4) == nil { // lock time
+		r.skip(4) // lock time
+		if r.bad() {
 			return false, errRawBlock("lock time")
 		}
 	}
-	if len(r.b) != 0 {
+	if r.pos != len(r.b) {
 		return false, errRawBlock("bytes after the last transaction")
 	}
 	return false, nil

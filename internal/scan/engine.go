@@ -330,7 +330,7 @@ func (e *engine) block(ctx context.Context, set *scanSet, win *window, i int, he
 		hit, err := chain.ScanBlock(raw, func(op *wire.OutPoint) bool {
 			return e.x.outpoints.anyIn(*op, e.in)
 		}, func(script []byte) bool {
-			return e.x.scripts.anyIn(e.x.key(script), e.in)
+			return e.x.watched(e.x.key(script), e.in)
 		})
 		if err != nil {
 			return 0, false, err
@@ -378,7 +378,9 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 		}
 		for j, out := range tx.TxOut {
 			n := len(owners)
-			owners = x.scripts.owners(x.key(out.PkScript), owners)
+			if k := x.key(out.PkScript); x.seen.may(k) {
+				owners = x.scripts.owners(k, owners)
+			}
 			for _, id := range owners[n:] {
 				if e.in[id] {
 					x.outpoints.add(wire.OutPoint{Hash: blk.TxIDs[i], Index: uint32(j)}, id)

@@ -115,11 +115,78 @@ type index struct {
 	seed      maphash.Seed
 	scripts   ownerMap[uint64]
 	outpoints ownerMap[wire.OutPoint]
+
+	// seen is a bloom filter of the script keys in front of the script
+	// map: nearly every output a block holds is no member's, and one
+	// load from a bitmap of 16 bits a script (in cache for a hundred
+	// thousand scripts) answers most of them, where the map's probe
+	// misses the cache.
+	seen bloom
 }
 
 func newIndex() *index {
 	return &index{seed: maphash.MakeSeed(), scripts: newOwnerMap[uint64](),
 		outpoints: newOwnerMap[wire.OutPoint]()}
+}
+
+// watched reports whether a member in the scan watches the script of key
+// k.
+func (x *index) watched(k uint64, in []bool) bool {
+	return x.seen.may(k) && x.scripts.anyIn(k, in)
+}
+
+// addScript records that member id watches the script of key k; it
+// reports false when it did already.
+func (x *index) addScript(k uint64, id uint32) bool {
+	if !x.scripts.add(k, id) {
+		return false
+	}
+	if !x.seen.add(k, len(x.scripts.one)) {
+		x.seen.rebuild(x.scripts.one)
+	}
+	return true
+}
+
+// bloom is a blocked bloom filter of 64-bit keys (uniform hashes): each
+// key sets two bits of one word, about 16 bits a key, for a false
+// positive rate near 1 %.
+type bloom struct {
+	words []uint64
+	mask  uint64
+}
+
+// bloomBitsPerKey is the filter's size per key.
+const bloomBitsPerKey = 16
+
+func (b *bloom) may(k uint64) bool {
+	if b.words == nil {
+		return true
+	}
+	w := b.words[(k>>32)&b.mask]
+	bits := uint64(1)<<(k&63) | uint64(1)<<((k>>6)&63)
+	return w&bits == bits
+}
+
+// add sets k's bits; it reports false when the filter, sized for fewer
+// than n keys, must be rebuilt instead.
+func (b *bloom) add(k uint64, n int) bool {
+	if uint64(n)*bloomBitsPerKey > uint64(len(b.words))*64*2 || b.words == nil {
+		return false
+	}
+	b.words[(k>>32)&b.mask] |= uint64(1)<<(k&63) | uint64(1)<<((k>>6)&63)
+	return true
+}
+
+// rebuild sizes the filter for the keys of m and sets their bits.
+func (b *bloom) rebuild(m map[uint64]uint32) {
+	size := uint64(1)
+	for size*64 < uint64(len(m))*bloomBitsPerKey {
+		size <<= 1
+	}
+	b.words, b.mask = make([]uint64, size), size-1
+	for k := range m {
+		b.words[(k>>32)&b.mask] |= uint64(1)<<(k&63) | uint64(1)<<((k>>6)&63)
+	}
 }
 
 // key returns the index key of a script.
@@ -170,7 +237,7 @@ func (x *index) load(ctx context.Context, m *member) error {
 		return err
 	}
 	for _, s := range wl.Scripts {
-		if x.scripts.add(x.key(s), m.id) {
+		if x.addScript(x.key(s), m.id) {
 			m.scripts = append(m.scripts, s)
 		}
 	}
@@ -204,4 +271,5 @@ func (x *index) drop(m *member) {
 		}
 	}
 	m.scripts, m.watches, m.watched = nil, nil, 0
+	x.seen.rebuild(x.scripts.one)
 }

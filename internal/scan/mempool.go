@@ -182,7 +182,10 @@ func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool) map[uint32][][]*w
 				owners = gained.owners(in.PreviousOutPoint, owners)
 			}
 			for j, out := range tx.TxOut {
-				payees = x.scripts.owners(x.key(out.PkScript), payees[:0])
+				payees = payees[:0]
+				if k := x.key(out.PkScript); x.seen.may(k) {
+					payees = x.scripts.owners(k, payees)
+				}
 				for _, id := range payees {
 					if int(id) < len(in) && in[id] {
 						owners = append(owners, id)
