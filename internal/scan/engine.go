@@ -131,6 +131,11 @@ func (e *engine) begin(set *scanSet) {
 	}
 }
 
+// serves tells whether the running scan serves member id.
+func (e *engine) serves(id uint32) bool {
+	return int(id) < len(e.in) && e.in[id]
+}
+
 // end clears the marks of begin.
 func (e *engine) end(set *scanSet) {
 	for _, m := range set.members {
@@ -369,7 +374,7 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 				n := len(owners)
 				owners = x.outpoints.owners(in.PreviousOutPoint, owners)
 				for _, id := range owners[n:] {
-					if e.in[id] {
+					if e.serves(id) {
 						spent = append(spent, in.PreviousOutPoint)
 						spentBy = append(spentBy, id)
 					}
@@ -382,13 +387,13 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 				owners = x.scripts.owners(k, owners)
 			}
 			for _, id := range owners[n:] {
-				if e.in[id] {
+				if e.serves(id) {
 					x.outpoints.add(wire.OutPoint{Hash: blk.TxIDs[i], Index: uint32(j)}, id)
 				}
 			}
 		}
 		for k, id := range owners {
-			if !e.in[id] || containsID(owners[:k], id) {
+			if !e.serves(id) || containsID(owners[:k], id) {
 				continue
 			}
 			if per == nil {
@@ -410,7 +415,7 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 	found, reloaded := 0, false
 	for _, id := range order {
 		m := e.members[id]
-		if m == nil || !e.in[id] {
+		if m == nil || !e.serves(id) {
 			continue
 		}
 		d := per[id]

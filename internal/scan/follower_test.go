@@ -158,12 +158,17 @@ func TestFollowerCatchUp(t *testing.T) {
 	}
 	late := &memWallet{scripts: [][]byte{testScript("late0")}}
 	mb := fc.f.Add(late, late, ChainState{Recent: []chain.BlockID{old}})
-	c.mine(t, testScript("late0"))
+	// The joined wallets' scan meets a payment to the late wallet in a
+	// block it fetches for a: it is the late wallet's to find.
+	c.mine(t, testScript("late0"), payTx(wire.OutPoint{Hash: chainhash.Hash{8}}, testScript("a0")))
 	if err := mb.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if got := late.take(); len(got) != 4 {
 		t.Errorf("late wallet found %q, want 4 coinbases", got)
+	}
+	if got := fc.a.take(); len(got) != 1 {
+		t.Errorf("a found %q, want its payment", got)
 	}
 	// A failing delivery takes a out; b is served; a catches up from
 	// its last checkpoint in the same Sync and joins again.

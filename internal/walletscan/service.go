@@ -372,7 +372,11 @@ func (s *Service) Load(ctx context.Context, w *wallet.Wallet) error {
 	s.wg.Add(1)
 	done := safego.Go("wallet load catch-up", func() error {
 		defer s.wg.Done()
-		return s.attachCaughtUp(w)
+		err := s.attachCaughtUp(w)
+		if err != nil && s.ctx.Err() == nil {
+			s.cfg.Log.Warn("catching up a loaded wallet failed", "wallet", w.Name(), "err", err)
+		}
+		return err
 	})
 	select {
 	case err := <-done:
