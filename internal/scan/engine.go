@@ -63,6 +63,9 @@ const (
 // raw tells whether the backend hands out raw blocks.
 func (e *engine) raw() (chain.RawBlockFetcher, bool) {
 	r, ok := e.cfg.Backend.(chain.RawBlockFetcher)
+	if s, shared := e.cfg.Backend.(*SharedFetches); shared {
+		_, ok = s.Backend.(chain.RawBlockFetcher)
+	}
 	return r, ok
 }
 
@@ -421,6 +424,7 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 		d := per[id]
 		info := BlockInfo{Height: height, Hash: blk.Hash,
 			Time: blk.Header.Timestamp, TxIndex: d.idx, Rescan: set.rescan}
+		before := m.sourceChanges()
 		if err := m.sink.BlockConnected(ctx, info, d.txs); err != nil {
 			if err := e.fail(set, m, err); err != nil {
 				return found, reloaded, err
@@ -428,6 +432,7 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 			continue
 		}
 		found += len(d.txs)
+		m.delivered(before)
 		if m.src.Generation() != m.gen {
 			if err := x.load(ctx, m); err != nil {
 				if err := e.fail(set, m, err); err != nil {

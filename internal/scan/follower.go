@@ -134,7 +134,7 @@ func (f *Follower) admit(ctx context.Context) {
 		f.mu.Lock()
 		stale := m.stale
 		f.mu.Unlock()
-		if m.loaded && !stale && m.src.Generation() == m.gen {
+		if m.loaded && !stale && m.src.Generation() == m.gen && m.sourceChanges() == m.changes {
 			continue
 		}
 		if err := f.e.x.load(ctx, m); err != nil {

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -247,4 +249,81 @@ func TestFollowerRemove(t *testing.T) {
 	if w.take() != nil || len(f.e.x.scripts.one) != 0 {
 		t.Errorf("removed wallet served, or its scripts kept (%d)", len(f.e.x.scripts.one))
 	}
+}
+
+// slowChain delays filter and block fetches so that concurrent scans
+// overlap.
+type slowChain struct{ *memChain }
+
+func (c slowChain) Filters(ctx context.Context, hashes []chainhash.Hash) ([]*chain.Filter, error) {
+	time.Sleep(20 * time.Millisecond)
+	return c.memChain.Filters(ctx, hashes)
+}
+
+func (c slowChain) RawBlocks(ctx context.Context, hashes []chainhash.Hash) ([][]byte, error) {
+	time.Sleep(20 * time.Millisecond)
+	return c.memChain.RawBlocks(ctx, hashes)
+}
+
+// TestSharedFetches runs rescans of three wallets over the same heights at
+// once through one SharedFetches: each finds its transactions, and each
+// filter and block is fetched once.
+func TestSharedFetches(t *testing.T) {
+	ctx := context.Background()
+	c := newMemChain(t)
+	var ws []*memWallet
+	for i := 0; i < 3; i++ {
+		w := &memWallet{scripts: [][]byte{testScript(fmt.Sprint("w", i))}}
+		ws = append(ws, w)
+		c.mine(t, testScript(fmt.Sprint("w", i)))
+	}
+	c.mine(t, testScript("stranger"))
+	c.calls = map[string]int{}
+	shared := NewSharedFetches(slowChain{c})
+	var wg sync.WaitGroup
+	for _, w := range ws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := New(Config{Backend: shared, Source: w, Sink: w})
+			s.f.e.path = pathRaw
+			if _, err := s.Rescan(ctx, 0, -1); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for i, w := range ws {
+		if got := w.take(); len(got) != 1 || got[0] != blkTx(int32(i+1), c.blocks[i+1].msg.Transactions[0]) {
+			t.Errorf("wallet %d found %q", i, got)
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.calls["filter"] != 5 || c.calls["raw"] > 5 {
+		t.Errorf("fetches %v for 5 blocks and 3 rescans", c.calls)
+	}
+}
+
+// TestFollowerSeesOutputsRecordedElsewhere records an output in a wallet
+// by another path than the follower (as importprunedfunds does) and
+// checks that a later spend of it to a stranger is handed to the wallet.
+func TestFollowerSeesOutputsRecordedElsewhere(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	c.mine(t, testScript("a0"))
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fc.a.take()
+	op := wire.OutPoint{Hash: chainhash.Hash{0x42}, Index: 2}
+	fc.a.importOutput(op)
+	spend := payTx(op, testScript("stranger"))
+	c.utxos[op] = testScript("a1")
+	c.mine(t, testScript("stranger"), spend)
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(2, spend))
 }

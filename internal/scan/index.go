@@ -224,6 +224,10 @@ type member struct {
 	// (its outpoints, after a rescan or a rollback).
 	stale bool
 
+	// changes is the source's ChangeCounter value the index accounts
+	// for.
+	changes uint64
+
 	// err is the member's last failure, cleared when it joins.
 	err error
 
@@ -232,6 +236,7 @@ type member struct {
 
 // load reads m's watch list and adds what is new to the index.
 func (x *index) load(ctx context.Context, m *member) error {
+	changes := m.sourceChanges()
 	wl, err := m.src.WatchList(ctx)
 	if err != nil {
 		return err
@@ -244,8 +249,24 @@ func (x *index) load(ctx context.Context, m *member) error {
 	for _, op := range wl.Outpoints {
 		x.outpoints.add(op, m.id)
 	}
-	m.gen, m.loaded, m.stale = wl.Generation, true, false
+	m.gen, m.loaded, m.stale, m.changes = wl.Generation, true, false, changes
 	return nil
+}
+
+// sourceChanges returns the source's ChangeCounter value, 0 without one.
+func (m *member) sourceChanges() uint64 {
+	if cc, ok := m.src.(ChangeCounter); ok {
+		return cc.Changes()
+	}
+	return 0
+}
+
+// delivered records that the source's changes up to now are the
+// follower's own deliveries, read before they were made (before).
+func (m *member) delivered(before uint64) {
+	if m.changes == before {
+		m.changes = m.sourceChanges()
+	}
 }
 
 // prepare brings m's filter-matching segments up to its scripts.

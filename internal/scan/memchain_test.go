@@ -288,6 +288,23 @@ type memWallet struct {
 	left      int
 	failNext  error
 	failTwice bool // failNext fails two deliveries
+	changes   uint64
+}
+
+// Changes counts the transactions recorded, as a wallet does.
+func (w *memWallet) Changes() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.changes
+}
+
+// importOutput records an output the wallet learnt by another path than
+// the follower (a proof-carrying import).
+func (w *memWallet) importOutput(op wire.OutPoint) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.outpoints = append(w.outpoints, op)
+	w.changes++
 }
 
 func (w *memWallet) WatchList(ctx context.Context) (*WatchList, error) {
@@ -316,6 +333,7 @@ func (w *memWallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wi
 	}
 	for _, tx := range txs {
 		w.found = append(w.found, blkTx(blk.Height, tx))
+		w.changes++
 	}
 	return nil
 }
@@ -343,6 +361,7 @@ func (w *memWallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 	defer w.mu.Unlock()
 	for _, tx := range txs {
 		w.found = append(w.found, blkTx(-1, tx))
+		w.changes++
 	}
 	return nil
 }

@@ -110,10 +110,12 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 				if len(round) == 0 {
 					continue
 				}
+				before := m.sourceChanges()
 				if err := m.sink.(MempoolSink).MempoolTxs(ctx, round); err != nil {
 					fail(m, err)
 					break
 				}
+				m.delivered(before)
 				found += len(round)
 			}
 		}

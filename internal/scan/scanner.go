@@ -36,6 +36,15 @@ type Source interface {
 	Generation() uint64
 }
 
+// ChangeCounter is an optional Source interface: a counter of the
+// transactions the source recorded, whatever recorded them. A Follower
+// reads a member's watch list again when the counter moved other than by
+// its own deliveries (a transaction recorded by another path, such as a
+// proof-carrying import, may hold outputs the follower does not watch).
+type ChangeCounter interface {
+	Changes() uint64
+}
+
 // BlockInfo describes a block of the best chain.
 type BlockInfo struct {
 	Height int32
@@ -359,7 +368,7 @@ func (s *Scanner) Rescan(ctx context.Context, start, stop int32) (Result, error)
 	}
 	s.cfg.Log.Info("rescan started", "start", start, "stop", stop)
 	s.mu.Lock()
-	e := &engine{cfg: s.cfg, x: newIndex(), noFilter: s.noFilter}
+	e := &engine{cfg: s.cfg, x: newIndex(), noFilter: s.noFilter, path: s.f.e.path}
 	s.mu.Unlock()
 	m := &member{src: s.cfg.Source, sink: s.cfg.Sink}
 	e.members = []*member{m}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -215,6 +216,9 @@ type chainData struct {
 	// does not forget them.
 	committed map[chainhash.Hash]bool
 
+	// added counts the transactions recorded (TxsAdded).
+	added atomic.Uint64
+
 	scriptsMu sync.Mutex
 	scripts   map[uint32]*scriptCache
 }
@@ -289,6 +293,7 @@ func isCoinbase(tx *wire.MsgTx) bool {
 
 // add records a new transaction. The caller holds c.mu.
 func (c *chainData) add(wt *walletTx) {
+	c.added.Add(1)
 	c.txs[wt.txid] = wt
 	c.order = append(c.order, wt)
 	c.indexScripts(wt)
@@ -303,6 +308,12 @@ func (c *chainData) add(wt *walletTx) {
 		}
 	}
 }
+
+// TxsAdded counts the transactions the wallet recorded since it was
+// loaded, whatever recorded them (blocks, the mempool, its own spends,
+// importprunedfunds): a chain follower that sees it move other than by its
+// own deliveries reads the wallet's outpoints again.
+func (w *Wallet) TxsAdded() uint64 { return w.chain.added.Load() }
 
 // ScriptGeneration changes whenever the wallet gains scripts (imports,
 // key-pool top-ups, new addresses past the derived range).
