@@ -203,8 +203,10 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		StartTime: n.start,
 		Wallets:   n.wlt,
 	}
+	deps.Rescans = walletscan.NewRescans()
 	if n.chain != nil {
 		deps.Chain = n.chain
+		deps.Rescans = n.chain.Rescans()
 		n.chain.Attach(n.wlt)
 	}
 	feed := methods.EventFeed{Wallets: n.wlt}

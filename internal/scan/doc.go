@@ -1,5 +1,6 @@
-// Package scan finds a wallet's transactions in the chain a Backend serves:
-// rescans of a height range, and tip following with reorg handling.
+// Package scan finds wallets' transactions in the chain a Backend serves:
+// rescans of a height range, and tip following with reorg handling, for
+// one wallet (Scanner) or for every wallet at once (Follower).
 //
 // # Model
 //
@@ -32,6 +33,30 @@
 // the backend's; on a difference it rolls the wallet back to the highest
 // common block (a backend whose chain went back to genesis is such a case)
 // and scans forward from there. Follow repeats Sync on a timer.
+//
+// # One follower for every wallet
+//
+// A Follower follows the tip for any number of members (a Source and Sink
+// each, normally one per loaded wallet) with one index: each watched
+// script under a keyed 64-bit hash, with the ids of the members watching
+// it, behind a bloom filter of 16 bits a script, and each watched
+// outpoint. Each new block is handled once for all members: its filter
+// is matched against every member's scripts, or, when hashing the watched
+// scripts would cost more than looking through the block (a hundred
+// thousand scripts against a block of a few thousand filter elements), the
+// block is fetched raw and its output scripts and spent outpoints are
+// looked up in the index (chain.ScanBlock, which decodes nothing); only a
+// block that holds something watched is decoded, and each member is
+// handed its own transactions. Outputs paying a member become watched
+// outpoints, outpoints a block spends stop being watched (a rollback reads
+// the member's list again). Members that are behind (just added, or after
+// a failure of their sink) catch up in the same Sync, those at the same
+// block as one group, and then join the others; one member's failure does
+// not stop the others. The mempool is read once for all members.
+//
+// A Scanner is one wallet's: its Sync and mempool poll run on a Follower of
+// one member, its rescans on an index of their own built from the watch
+// list at the start (a rescan and the tip following run side by side).
 //
 // Progress (height, fraction, blocks per second) is available from
 // Progress while a rescan runs and is logged at most every LogInterval.

@@ -1,19 +1,24 @@
-// Package walletscan connects the loaded wallets to the chain: for each
-// wallet it runs a scan.Scanner whose Source and Sink are the wallet, keeps
-// it following the backend's tip, resumes a rescan a restart interrupted,
-// and runs the rescans of importdescriptors and rescanblockchain.
+// Package walletscan connects the loaded wallets to the chain: one
+// scan.Follower follows the backend's tip for every loaded wallet, and the
+// service runs the wallets' rescans (importdescriptors, rescanblockchain,
+// catch-up of a wallet loaded or used offline, a rescan a restart
+// interrupted), owns their reservations (Rescans, Core's
+// WalletRescanReserver), their progress (Scanning) and the meaning of an
+// import's "now".
 //
 // # Model
 //
 // A Service holds one backend and watches a wallet.Manager: every poll
-// interval it attaches the wallets loaded since the last look (each gets a
-// scanner fed with the chain state the wallet recorded, and its own tip
-// follower) and detaches the unloaded ones. A rescan runs in the service's
-// context, not the caller's: a client that drops its connection stops
-// neither an import nor its rescan; only abortrescan and the node's
-// shutdown do. The rescan's progress is recorded in the wallet after each
-// window, so that a node stopped in the middle resumes it when the wallet
-// loads again; an aborted rescan is forgotten.
+// interval it adds the wallets loaded since the last look to the follower
+// (each with the chain state the wallet recorded) and removes the unloaded
+// ones; the follower catches each added wallet up and then serves it with
+// the others, one filter or block fetch a block for all. A rescan runs in
+// the service's context, not the caller's: a client that drops its
+// connection stops neither an import nor its rescan; only abortrescan and
+// the node's shutdown do. The rescan's progress is recorded in the wallet
+// after each window, so that a node stopped in the middle resumes it when
+// the wallet loads again; an aborted rescan is forgotten. After a rescan
+// the follower reads the wallet's outpoints again.
 //
 // createwallet, loadwallet and restorewallet attach their wallet at once
 // (Track) rather than at the next look, so that a new wallet sees every
@@ -25,10 +30,12 @@
 // state was used offline: it rescans from its oldest descriptor's time.
 //
 // The service also tracks the median time past of the backend's tip, which
-// is what an import's "now" means.
+// is what an import's "now" means (Now); an import whose elements all say
+// "now" scans nothing (ImportRescan), and only elements with a time record
+// their rescan with their descriptor (RecordsRescan).
 //
 // # Errors
 //
-// Errors are scan's (ErrBusy, ErrAborted), chain's and the wallet's, passed
-// through.
+// Errors are scan's (ErrBusy, also for a refused reservation, and
+// ErrAborted), chain's and the wallet's, passed through.
 package walletscan

@@ -55,6 +55,10 @@ type Service struct {
 
 	// follower follows the tip for every attached wallet.
 	follower *scan.Follower
+	// rescans holds the wallets' rescan reservations.
+	rescans *Rescans
+	// shared is the backend the follower and the rescans fetch through.
+	shared *scan.SharedFetches
 
 	mu      sync.Mutex
 	wallets *wallet.Manager
@@ -90,10 +94,14 @@ func New(cfg Config) *Service {
 		cfg.Poll = scan.DefaultPollInterval
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	f := scan.NewFollower(scan.Config{Backend: cfg.Backend, Log: cfg.Log,
+	// Rescans and the follower share their fetches.
+	shared := scan.NewSharedFetches(cfg.Backend)
+	f := scan.NewFollower(scan.Config{Backend: shared, Log: cfg.Log,
 		NoFilters: cfg.NoFilters})
-	return &Service{cfg: cfg, ctx: ctx, cancel: cancel, wallets: cfg.Wallets,
-		follower: f, scans: map[*wallet.Wallet]*walletScan{}}
+	s := &Service{cfg: cfg, ctx: ctx, cancel: cancel, wallets: cfg.Wallets,
+		follower: f, shared: shared, scans: map[*wallet.Wallet]*walletScan{}, rescans: NewRescans()}
+	s.rescans.busy = s.Busy
+	return s
 }
 
 // Backend returns the backend.
@@ -285,7 +293,7 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	}
 	a := &adapter{w: w}
 	log := s.cfg.Log.With("wallet", w.Name())
-	ws = &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.cfg.Backend, Source: a, Sink: a,
+	ws = &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.shared, Source: a, Sink: a,
 		Log: log, NoFilters: s.cfg.NoFilters, MempoolPerPoll: -1}),
 		member: s.follower.Add(a, a, st)}
 	ctx, cancel := context.WithCancel(s.ctx)
@@ -554,6 +562,7 @@ var (
 	_ scan.Sink           = (*adapter)(nil)
 	_ scan.RescanRecorder = (*adapter)(nil)
 	_ scan.MempoolSink    = (*adapter)(nil)
+	_ scan.ChangeCounter  = (*adapter)(nil)
 )
 
 func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
@@ -565,6 +574,8 @@ func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
 }
 
 func (a *adapter) Generation() uint64 { return a.w.ScriptGeneration() }
+
+func (a *adapter) Changes() uint64 { return a.w.TxsAdded() }
 
 func (a *adapter) BlockConnected(ctx context.Context, blk scan.BlockInfo, txs []*wire.MsgTx) error {
 	return a.w.BlockConnected(ctx, wallet.BlockInfo{Height: blk.Height, Hash: blk.Hash,

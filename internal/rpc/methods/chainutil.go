@@ -3,7 +3,6 @@ package methods
 import (
 	"context"
 	"encoding/json"
-	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -13,6 +12,7 @@ import (
 	"github.com/descwallet/descwallet/internal/scan"
 	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletscan"
 )
 
 // ChainService is what the methods need of the node's chain following
@@ -23,23 +23,30 @@ type ChainService interface {
 	// Track starts following a wallet just created (from the current
 	// tip) or loaded (catching up when it never processed a block).
 	Track(w *wallet.Wallet, created bool)
-	// Busy reports whether a rescan of the wallet runs.
-	Busy(w *wallet.Wallet) bool
-	// Progress returns the running rescan's progress.
-	Progress(w *wallet.Wallet) (scan.Progress, bool)
+	// Scanning returns the wallet's running rescan's duration and
+	// progress, false when none runs.
+	Scanning(w *wallet.Wallet) (walletscan.Scanning, bool)
 	// Abort stops the wallet's running rescan, reporting whether one ran.
 	Abort(w *wallet.Wallet) bool
 	// Rescan scans heights start to stop (stop < 0: the tip) and returns
 	// when the scan ends; the caller's cancellation does not stop it.
 	Rescan(ctx context.Context, w *wallet.Wallet, start, stop int32) (scan.Result, error)
-	// RescanFrom scans from the first block at least timestamp minus two
-	// hours old through the tip.
-	RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp int64) (scan.Result, error)
+	// ImportRescan runs an import's rescan for the elements' times and
+	// returns when it ends.
+	ImportRescan(ctx context.Context, w *wallet.Wallet, times []walletscan.ImportTime) error
 }
 
-// errRescanBusy is Core's answer when the wallet's rescan slot is taken.
-var errRescanBusy = rpc.NewError(rpc.CodeWalletError,
-	"Wallet is currently rescanning. Abort existing rescan or wait.")
+// RescanReserver holds the wallets' rescan reservations (Core's
+// WalletRescanReserver; walletscan.Rescans, which the node gives offline
+// too).
+type RescanReserver interface {
+	// Reserve takes the wallet's rescan slot or fails with an error of
+	// kind scan.ErrBusy.
+	Reserve(w *wallet.Wallet, withPassphrase bool) (release func(), err error)
+	// ScanningWithPassphrase reports whether an import or
+	// rescanblockchain call holds the wallet's slot.
+	ScanningWithPassphrase(w *wallet.Wallet) bool
+}
 
 // errNoChain is the answer of the chain methods of an offline node.
 var errNoChain = rpc.NewError(rpc.CodeMisc, "No chain backend configured (-chainbackend, -chainrpcconnect)")
@@ -68,11 +75,11 @@ func scanning(d *Deps, w *wallet.Wallet) any {
 	if d.Chain == nil {
 		return false
 	}
-	p, ok := d.Chain.Progress(w)
+	p, ok := d.Chain.Scanning(w)
 	if !ok {
 		return false
 	}
-	return scanningInfo{Duration: int64(time.Since(p.Started).Seconds()), Progress: p.Fraction()}
+	return scanningInfo{Duration: p.Duration, Progress: p.Progress}
 }
 
 // isNowTimestamp reports whether an importdescriptors element asks for the
@@ -84,37 +91,6 @@ func isNowTimestamp(raw json.RawMessage) bool {
 	}
 	s, err := rpc.AsString(obj["timestamp"])
 	return err == nil && s == "now"
-}
-
-// rescanAfterImport runs the rescan of an importdescriptors call once its
-// elements are stored: from the earliest timestamp minus two hours through
-// the tip, unless no element succeeded or every element said "now" (which
-// scans nothing, unlike Core). It returns when the rescan ends.
-func rescanAfterImport(ctx context.Context, d *Deps, w *wallet.Wallet, raws []json.RawMessage,
-	elems []wallet.ImportElement, results []wallet.ImportResult) error {
-	if d.Chain == nil {
-		return nil
-	}
-	ok, allNow := false, true
-	lowest := int64(-1)
-	for i, r := range results {
-		if r.Success {
-			ok = true
-		}
-		if !isNowTimestamp(raws[i]) {
-			allNow = false
-		}
-		if lowest < 0 || elems[i].Timestamp < lowest {
-			lowest = elems[i].Timestamp
-		}
-	}
-	if !ok || allNow {
-		return nil
-	}
-	if _, err := d.Chain.RescanFrom(ctx, w, lowest); err != nil {
-		return MapError(err)
-	}
-	return nil
 }
 
 // backendCoins returns signrawtransactionwithkey's lookup of the inputs in

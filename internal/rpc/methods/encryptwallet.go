@@ -32,7 +32,7 @@ func newEncryptWallet(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			if w.PrivateKeysEnabled() && !w.IsEncrypted() && scanningWithPassphrase(w) {
+			if w.PrivateKeysEnabled() && !w.IsEncrypted() && scanningWithPassphrase(d, w) {
 				return nil, errScanningWallet("encrypting the wallet")
 			}
 			if err := w.Encrypt(ctx, pass); err != nil {

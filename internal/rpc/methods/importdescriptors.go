@@ -7,6 +7,7 @@ import (
 
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletscan"
 )
 
 type importError struct {
@@ -58,18 +59,14 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			}
 			elems := make([]wallet.ImportElement, len(raws))
 			tsErrs := make([]error, len(raws))
-			// The rescan each element asks for is recorded with it, so
-			// that a crash before the rescan starts still resumes it.
-			// Offline, a wallet that processed blocks records it too:
-			// the next start with a backend scans its history (a
-			// wallet that processed none scans from its birth time).
-			rescanLater := d.Chain != nil
-			if !rescanLater {
-				_, rescanLater = w.LastProcessedBlock()
-			}
+			times := make([]walletscan.ImportTime, len(raws))
 			for i, raw := range raws {
 				elems[i], tsErrs[i] = readImportElement(raw, w)
-				if rescanLater && tsErrs[i] == nil && !isNowTimestamp(raw) {
+				times[i] = walletscan.ImportTime{Time: elems[i].Timestamp, Now: isNowTimestamp(raw)}
+				// The rescan an element asks for is recorded with it,
+				// so that a crash before the rescan starts still
+				// resumes it.
+				if tsErrs[i] == nil && walletscan.RecordsRescan(times[i], d.Chain != nil, w) {
 					elems[i].RescanFrom = elems[i].Timestamp
 				}
 			}
@@ -77,8 +74,13 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, MapError(err)
 			}
-			if err := rescanAfterImport(ctx, d, w, raws, elems, results); err != nil {
-				return nil, err
+			if d.Chain != nil {
+				for i, r := range results {
+					times[i].Imported = r.Success
+				}
+				if err := d.Chain.ImportRescan(ctx, w, times); err != nil {
+					return nil, MapError(err)
+				}
 			}
 			out := make([]importResult, len(results))
 			for i, r := range results {

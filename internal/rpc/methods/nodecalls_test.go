@@ -18,22 +18,24 @@ import (
 	"github.com/descwallet/descwallet/internal/scan"
 	"github.com/descwallet/descwallet/internal/testvec"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletscan"
 )
 
 // backendOnly is a ChainService that only hands out a backend (the node
 // calls need nothing else).
 type backendOnly struct{ b chain.Backend }
 
-func (s backendOnly) Backend() chain.Backend                      { return s.b }
-func (backendOnly) Track(*wallet.Wallet, bool)                    {}
-func (backendOnly) Busy(*wallet.Wallet) bool                      { return false }
-func (backendOnly) Abort(*wallet.Wallet) bool                     { return false }
-func (backendOnly) Progress(*wallet.Wallet) (scan.Progress, bool) { return scan.Progress{}, false }
+func (s backendOnly) Backend() chain.Backend   { return s.b }
+func (backendOnly) Track(*wallet.Wallet, bool) {}
+func (backendOnly) Abort(*wallet.Wallet) bool  { return false }
+func (backendOnly) Scanning(*wallet.Wallet) (walletscan.Scanning, bool) {
+	return walletscan.Scanning{}, false
+}
 func (backendOnly) Rescan(context.Context, *wallet.Wallet, int32, int32) (scan.Result, error) {
 	return scan.Result{}, nil
 }
-func (backendOnly) RescanFrom(context.Context, *wallet.Wallet, int64) (scan.Result, error) {
-	return scan.Result{}, nil
+func (backendOnly) ImportRescan(context.Context, *wallet.Wallet, []walletscan.ImportTime) error {
+	return nil
 }
 
 // recordedBitcoind serves the recorded replies of a real bitcoind

@@ -1,51 +1,37 @@
 package methods
 
 import (
-	"sync"
-
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletscan"
 )
 
-// rescanSlots holds each wallet's rescan reservation, as Core's
-// WalletRescanReserver: importdescriptors and rescanblockchain take it for
-// their whole call (with the passphrase, which keeps the wallet from being
-// locked, encrypted or given a new passphrase meanwhile), unloadwallet
-// takes it for a moment. A wallet whose background rescan runs (a resumed
-// or catch-up rescan of the chain service) counts as reserved too.
-var rescanSlots = struct {
-	mu sync.Mutex
-	m  map[*wallet.Wallet]bool // the value tells "with passphrase"
-}{m: map[*wallet.Wallet]bool{}}
+// defaultRescans serves Deps without a reservation registry (tests).
+var defaultRescans = walletscan.NewRescans()
 
-// reserveRescan takes w's rescan slot, or fails with Core's -4 when it is
-// taken. The caller calls release when its call ends.
+// rescans returns the node's rescan reservations.
+func (d *Deps) rescans() RescanReserver {
+	if d.Rescans != nil {
+		return d.Rescans
+	}
+	return defaultRescans
+}
+
+// reserveRescan takes w's rescan slot (see walletscan.Rescans), or fails
+// with Core's -4 when it is taken. The caller calls release when its call
+// ends.
 func reserveRescan(d *Deps, w *wallet.Wallet, withPassphrase bool) (release func(), err error) {
-	rescanSlots.mu.Lock()
-	defer rescanSlots.mu.Unlock()
-	if _, taken := rescanSlots.m[w]; taken {
-		return nil, errRescanBusy
+	release, err = d.rescans().Reserve(w, withPassphrase)
+	if err != nil {
+		return nil, MapError(err)
 	}
-	if d.Chain != nil && d.Chain.Busy(w) {
-		return nil, errRescanBusy
-	}
-	rescanSlots.m[w] = withPassphrase
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			rescanSlots.mu.Lock()
-			delete(rescanSlots.m, w)
-			rescanSlots.mu.Unlock()
-		})
-	}, nil
+	return release, nil
 }
 
 // scanningWithPassphrase reports whether an import or rescanblockchain
 // call holds w's rescan slot (Core's IsScanningWithPassphrase).
-func scanningWithPassphrase(w *wallet.Wallet) bool {
-	rescanSlots.mu.Lock()
-	defer rescanSlots.mu.Unlock()
-	return rescanSlots.m[w]
+func scanningWithPassphrase(d *Deps, w *wallet.Wallet) bool {
+	return d.rescans().ScanningWithPassphrase(w)
 }
 
 // errScanningWallet is Core's answer of walletlock, walletpassphrasechange

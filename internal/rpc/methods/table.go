@@ -29,6 +29,9 @@ type Deps struct {
 	// Chain follows the chain for the wallets; nil when the node runs
 	// offline (no backend).
 	Chain ChainService
+	// Rescans holds the wallets' rescan reservations, online or not;
+	// nil means one registry for the process.
+	Rescans RescanReserver
 }
 
 // All returns every method the node serves. To add a method, write its

@@ -19,7 +19,7 @@ func newWalletLock(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			if w.IsEncrypted() && scanningWithPassphrase(w) {
+			if w.IsEncrypted() && scanningWithPassphrase(d, w) {
 				return nil, errScanningWallet("locking the wallet")
 			}
 			if err := w.Lock(); err != nil {

@@ -26,7 +26,7 @@ func newWalletPassphraseChange(d *Deps) *rpc.Method {
 			if !w.IsEncrypted() {
 				return nil, MapError(w.ChangePassphrase(ctx, "", ""))
 			}
-			if scanningWithPassphrase(w) {
+			if scanningWithPassphrase(d, w) {
 				return nil, errScanningWallet("changing the passphrase")
 			}
 			oldPass, err := req.String(0)
