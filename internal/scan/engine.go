@@ -432,6 +432,7 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 			continue
 		}
 		found += len(d.txs)
+		m.touched = true
 		m.delivered(before)
 		if m.src.Generation() != m.gen {
 			if err := x.load(ctx, m); err != nil {

@@ -56,6 +56,9 @@ func (f *Follower) Add(src Source, sink Sink, st ChainState) *Member {
 	defer f.mu.Unlock()
 	m := &member{id: f.nextID, src: src, sink: sink,
 		state: ChainState{Recent: append([]chain.BlockID(nil), st.Recent...)}}
+	if last, ok := st.Tip(); ok {
+		m.written = last.Height
+	}
 	f.nextID++
 	f.added = append(f.added, m)
 	return &Member{f: f, m: m}
@@ -110,9 +113,22 @@ func (f *Follower) admit(ctx context.Context) {
 	added := f.added
 	f.added = nil
 	var gone []*member
-	for _, m := range f.e.members {
-		if m != nil && m.removed {
+	for _, m := range added {
+		for int(m.id) >= len(f.e.members) {
+			f.e.members = append(f.e.members, nil)
+		}
+		f.e.members[m.id] = m
+	}
+	// The flags Remove and Stale set, read once.
+	stale := make([]bool, len(f.e.members))
+	for i, m := range f.e.members {
+		switch {
+		case m == nil:
+		case m.removed:
 			gone = append(gone, m)
+		default:
+			stale[i] = m.stale
+			m.stale = false
 		}
 	}
 	f.mu.Unlock()
@@ -121,20 +137,14 @@ func (f *Follower) admit(ctx context.Context) {
 		f.e.members[m.id] = nil
 		f.indexGen++
 	}
-	for _, m := range added {
-		for int(m.id) >= len(f.e.members) {
-			f.e.members = append(f.e.members, nil)
-		}
-		f.e.members[m.id] = m
+	if len(gone) > 0 {
+		f.e.x.seen.rebuild(f.e.x.scripts.one)
 	}
-	for _, m := range f.e.members {
-		if m == nil || m.removed {
+	for i, m := range f.e.members {
+		if m == nil {
 			continue
 		}
-		f.mu.Lock()
-		stale := m.stale
-		f.mu.Unlock()
-		if m.loaded && !stale && m.src.Generation() == m.gen && m.sourceChanges() == m.changes {
+		if m.loaded && !stale[i] && m.src.Generation() == m.gen && m.sourceChanges() == m.changes {
 			continue
 		}
 		if err := f.e.x.load(ctx, m); err != nil {
@@ -200,7 +210,7 @@ func (f *Follower) Sync(ctx context.Context) (int, error) {
 				m.err = err
 				continue
 			}
-			m.state = st
+			m.state, m.written = st, tip.Height
 			last = tip
 		}
 		g := byTip[last]
@@ -246,7 +256,7 @@ func (f *Follower) Sync(ctx context.Context) (int, error) {
 // follower (their failures are logged as such).
 func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*member, tip chain.BlockID, catchUp bool) (int, error) {
 	for _, m := range members {
-		m.err = nil
+		m.err, m.touched = nil, false
 	}
 	last, _ := st.Tip()
 	if last == tip {
@@ -288,7 +298,7 @@ func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*mem
 				m.err = err
 				continue
 			}
-			m.state = *st
+			m.state, m.written = *st, fork
 			// Outputs the dropped blocks spent are the member's
 			// again.
 			if err := f.e.x.load(ctx, m); err != nil {
@@ -311,7 +321,7 @@ func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*mem
 	}
 	*st = ChainState{Recent: all}
 	for _, m := range set.members {
-		if err := m.sink.Checkpoint(ctx, *st); err != nil {
+		if err := f.checkpoint(ctx, m, *st, tip.Height); err != nil {
 			m.err = err
 			m.joined = false
 			continue
@@ -322,6 +332,24 @@ func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*mem
 		"blocks", res.Blocks, "fetched", res.Fetched, "found", res.Found,
 		"wallets", len(set.members), "catch_up", catchUp)
 	return res.Blocks, nil
+}
+
+// checkpoint records st, whose tip is at height, as m's chain state: in
+// memory only when the member's sink can (TipAdvancer) and nothing calls
+// for a write (see TipAdvancer), else with Checkpoint.
+func (f *Follower) checkpoint(ctx context.Context, m *member, st ChainState, height int32) error {
+	if ta, ok := m.sink.(TipAdvancer); ok && !m.touched &&
+		height/CheckpointEvery == m.written/CheckpointEvery && height >= m.written {
+		done, err := ta.AdvanceTip(ctx, st)
+		if err != nil || done {
+			return err
+		}
+	}
+	if err := m.sink.Checkpoint(ctx, st); err != nil {
+		return err
+	}
+	m.written = height
+	return nil
 }
 
 func withoutFailed(ms []*member) []*member {

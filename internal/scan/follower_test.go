@@ -327,3 +327,76 @@ func TestFollowerSeesOutputsRecordedElsewhere(t *testing.T) {
 	}
 	sameFound(t, "a", fc.a.take(), blkTx(2, spend))
 }
+
+// lazyWallet is a memWallet that can advance its tip in memory.
+type lazyWallet struct {
+	memWallet
+	memTip      chain.BlockID
+	advances    int
+	checkpoints int
+	decline     bool // AdvanceTip declines (events due)
+}
+
+func (w *lazyWallet) AdvanceTip(ctx context.Context, st ChainState) (bool, error) {
+	if w.decline {
+		return false, nil
+	}
+	w.advances++
+	w.memTip, _ = st.Tip()
+	return true, nil
+}
+
+func (w *lazyWallet) Checkpoint(ctx context.Context, st ChainState) error {
+	w.checkpoints++
+	w.memTip, _ = st.Tip()
+	return w.memWallet.Checkpoint(ctx, st)
+}
+
+// TestFollowerWritesCheckpointsWhenNeeded checks that a wallet whose sink
+// can advance its tip in memory is written only when it is handed
+// transactions, when it declines, and when the tip passes a multiple of
+// CheckpointEvery, and that its tip is always current.
+func TestFollowerWritesCheckpointsWhenNeeded(t *testing.T) {
+	ctx := context.Background()
+	c := newMemChain(t)
+	f := NewFollower(Config{Backend: c})
+	w := &lazyWallet{memWallet: memWallet{scripts: [][]byte{testScript("lazy")}}}
+	f.Add(w, w, ChainState{})
+	sync := func() {
+		t.Helper()
+		if _, err := f.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if tip, _ := c.Tip(ctx); w.memTip != tip {
+			t.Fatalf("tip %v, want %v", w.memTip, tip)
+		}
+	}
+	sync() // starts at the tip: written
+	if w.checkpoints != 1 {
+		t.Fatalf("%d checkpoints at the start", w.checkpoints)
+	}
+	c.mine(t, testScript("stranger"))
+	sync()
+	if w.checkpoints != 1 || w.advances != 1 {
+		t.Fatalf("idle block: %d checkpoints, %d advances", w.checkpoints, w.advances)
+	}
+	c.mine(t, testScript("lazy"))
+	sync()
+	if w.checkpoints != 2 {
+		t.Fatalf("a payment was not written: %d checkpoints", w.checkpoints)
+	}
+	w.decline = true
+	c.mine(t, testScript("stranger"))
+	sync()
+	if w.checkpoints != 3 {
+		t.Fatalf("a declined advance was not written: %d checkpoints", w.checkpoints)
+	}
+	w.decline = false
+	for h := 4; h < CheckpointEvery+1; h++ {
+		c.mine(t, testScript("stranger"))
+	}
+	sync()
+	if w.checkpoints != 4 {
+		t.Fatalf("passing height %d was not written: %d checkpoints", CheckpointEvery, w.checkpoints)
+	}
+}

@@ -221,16 +221,22 @@ type member struct {
 	joined bool
 
 	// stale asks for the watch list to be read again at the next sync
-	// (its outpoints, after a rescan or a rollback).
+	// (its outpoints, after a rescan); guarded by the follower's mu.
 	stale bool
 
 	// changes is the source's ChangeCounter value the index accounts
 	// for.
 	changes uint64
 
+	// touched tells that the running sync handed the member
+	// transactions; written is the height of its last Checkpoint.
+	touched bool
+	written int32
+
 	// err is the member's last failure, cleared when it joins.
 	err error
 
+	// removed is set by Remove; guarded by the follower's mu.
 	removed bool
 }
 
@@ -249,7 +255,7 @@ func (x *index) load(ctx context.Context, m *member) error {
 	for _, op := range wl.Outpoints {
 		x.outpoints.add(op, m.id)
 	}
-	m.gen, m.loaded, m.stale, m.changes = wl.Generation, true, false, changes
+	m.gen, m.loaded, m.changes = wl.Generation, true, changes
 	return nil
 }
 
@@ -281,7 +287,8 @@ func (m *member) prepare() {
 	}
 }
 
-// drop removes m from the index.
+// drop removes m from the index; the bloom filter keeps its bits until the
+// caller rebuilds it (false positives only).
 func (x *index) drop(m *member) {
 	for _, s := range m.scripts {
 		x.scripts.remove(x.key(s), m.id)
@@ -292,5 +299,4 @@ func (x *index) drop(m *member) {
 		}
 	}
 	m.scripts, m.watches, m.watched = nil, nil, 0
-	x.seen.rebuild(x.scripts.one)
 }

@@ -45,6 +45,21 @@ type ChangeCounter interface {
 	Changes() uint64
 }
 
+// TipAdvancer is an optional Sink interface for the members of a
+// Follower: AdvanceTip records the chain state in memory only, when that is
+// all a Checkpoint would do, and reports false, recording nothing,
+// otherwise (something is due to be written). A Follower checkpoints a
+// member whose state it advanced this way when it is handed transactions,
+// when AdvanceTip declines, after a rollback, and when the tip passes a
+// multiple of CheckpointEvery; a restart resumes from the last checkpoint.
+type TipAdvancer interface {
+	AdvanceTip(ctx context.Context, st ChainState) (bool, error)
+}
+
+// CheckpointEvery is the interval of heights at which a Follower writes
+// every member's chain state (see TipAdvancer).
+const CheckpointEvery = 144
+
 // BlockInfo describes a block of the best chain.
 type BlockInfo struct {
 	Height int32

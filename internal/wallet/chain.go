@@ -1012,6 +1012,29 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	return nil
 }
 
+// AdvanceTip records recent as the last processed blocks, lowest first,
+// in memory only, when that is all a Checkpoint would do: it reports false
+// and records nothing when confirmation-depth events are due at the new
+// tip (Checkpoint writes them). Until a later Checkpoint writes the blocks,
+// a restart resumes from the last written ones (delivering blocks again is
+// harmless), so that a chain follower serving many wallets writes each
+// one's position only when it changed or now and then.
+func (w *Wallet) AdvanceTip(ctx context.Context, recent []BlockRef) (bool, error) {
+	if err := w.loadChain(ctx); err != nil {
+		return false, err
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(recent) > 0 {
+		if evs, _ := w.depthEvents(recent[len(recent)-1].Height, 0); len(evs) > 0 {
+			return false, nil
+		}
+	}
+	c.recent = append([]BlockRef(nil), recent...)
+	return true, nil
+}
+
 // RecentBlocks returns the recorded last processed blocks, lowest first.
 func (w *Wallet) RecentBlocks(ctx context.Context) ([]BlockRef, error) {
 	if err := w.loadChain(ctx); err != nil {

@@ -563,6 +563,7 @@ var (
 	_ scan.RescanRecorder = (*adapter)(nil)
 	_ scan.MempoolSink    = (*adapter)(nil)
 	_ scan.ChangeCounter  = (*adapter)(nil)
+	_ scan.TipAdvancer    = (*adapter)(nil)
 )
 
 func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
@@ -588,6 +589,14 @@ func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
 		recent[i] = wallet.BlockRef{Height: b.Height, Hash: b.Hash}
 	}
 	return a.w.Checkpoint(ctx, recent)
+}
+
+func (a *adapter) AdvanceTip(ctx context.Context, st scan.ChainState) (bool, error) {
+	recent := make([]wallet.BlockRef, len(st.Recent))
+	for i, b := range st.Recent {
+		recent[i] = wallet.BlockRef{Height: b.Height, Hash: b.Hash}
+	}
+	return a.w.AdvanceTip(ctx, recent)
 }
 
 func (a *adapter) Rollback(ctx context.Context, height int32) error {
