@@ -400,3 +400,30 @@ func TestFollowerWritesCheckpointsWhenNeeded(t *testing.T) {
 		t.Fatalf("passing height %d was not written: %d checkpoints", CheckpointEvery, w.checkpoints)
 	}
 }
+
+// TestFollowerSeesDoubleSpendOfMempoolPayment hands a wallet a mempool
+// payment whose input is a stranger's, then mines a block where the
+// stranger spends that input elsewhere: looking through the raw block, the
+// follower hands the block's transaction to the wallet, which marks its
+// payment conflicted. (A filter holds the spent output's script, the
+// stranger's, so the filter path finds such a block only when it is
+// fetched for another reason.)
+func TestFollowerSeesDoubleSpendOfMempoolPayment(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathRaw)
+	c := fc.c
+	coin := wire.OutPoint{Hash: chainhash.Hash{0x77}, Index: 0}
+	pay := payTx(coin, testScript("a0"))
+	c.mempool = []*wire.MsgTx{pay}
+	if _, err := fc.f.PollMempool(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(-1, pay))
+	c.mempool = nil
+	again := payTx(coin, testScript("stranger"))
+	c.mine(t, testScript("stranger"), again)
+	if _, err := fc.f.Sync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(1, again))
+}

@@ -116,6 +116,14 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 					break
 				}
 				m.delivered(before)
+				// The wallet watches every input of its unconfirmed
+				// transactions: a block spending one elsewhere
+				// conflicts with the transaction.
+				for _, tx := range round {
+					for _, in := range tx.TxIn {
+						f.e.x.outpoints.add(in.PreviousOutPoint, m.id)
+					}
+				}
 				found += len(round)
 			}
 		}
