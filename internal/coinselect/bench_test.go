@@ -57,11 +57,13 @@ func benchFund(b *testing.B, coins []Coin, amount int64, rate FeeRate, aps bool)
 
 // BenchmarkFund pays 0.0005 BTC at 10 sat/vB from the wallets of
 // 10 000 and 100 000 equal coins, and from wallets of assorted coins (also
-// at 50 sat/vB, where CoinGrinder runs, and with avoid_partial_spends).
+// at 50 sat/vB, where CoinGrinder runs, and with avoid_partial_spends;
+// equal-aps is the funding calls' second attempt, grouping by address).
 func BenchmarkFund(b *testing.B) {
 	for _, n := range []int{10000, 100000} {
 		equal, assorted := benchWallet(n), randomWallet(n)
 		b.Run(fmt.Sprintf("equal/%d", n), func(b *testing.B) { benchFund(b, equal, 50000, 10000, false) })
+		b.Run(fmt.Sprintf("equal-aps/%d", n), func(b *testing.B) { benchFund(b, equal, 50000, 10000, true) })
 		b.Run(fmt.Sprintf("assorted/%d", n), func(b *testing.B) { benchFund(b, assorted, 50000, 10000, false) })
 		b.Run(fmt.Sprintf("assorted-50satvb/%d", n), func(b *testing.B) { benchFund(b, assorted, 50000, 50000, false) })
 		b.Run(fmt.Sprintf("assorted-aps/%d", n), func(b *testing.B) { benchFund(b, assorted, 50000, 10000, true) })

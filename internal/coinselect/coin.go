@@ -218,81 +218,105 @@ func groupOutputs(coins []*coin, p *Params) []candidateGroup {
 		}
 		return out
 	}
-	var out []candidateGroup
-
 	// Group by (scriptPubKey, type), at most OutputGroupMaxEntries coins a
-	// group; the positive-only map holds the coins of positive effective
-	// value, grouped again on their own.
+	// group; the positive-only pass groups the coins of positive
+	// effective value again on their own. Each coin's script is hashed
+	// once: keyOf numbers the (script, type) keys, shared by both passes.
 	type key struct {
-		spk string
-		t   OutputType
+		spk  []byte
+		t    OutputType
+		next int32 // the next key with the same script, or -1
 	}
-	build := func(positiveOnly bool) []candidateGroup {
-		// Scripts first (looked up without copying the bytes), then the
-		// few types under each.
-		type perType struct {
-			t  OutputType
-			gs []*group
+	keys := make([]key, 0, 64)
+	keyOf := make([]int32, len(coins))
+	byScript := make(map[string]int32, 64)
+	for i, x := range coins {
+		k, ok := byScript[string(x.c.PkScript)]
+		if !ok {
+			k = int32(len(keys))
+			byScript[string(x.c.PkScript)] = k
+			keys = append(keys, key{spk: x.c.PkScript, t: x.c.Type, next: -1})
 		}
-		m := map[string]*[]perType{}
-		var keys []key
-		for _, x := range coins {
+		for keys[k].t != x.c.Type {
+			if keys[k].next < 0 {
+				keys[k].next = int32(len(keys))
+				keys = append(keys, key{spk: x.c.PkScript, t: x.c.Type, next: -1})
+			}
+			k = keys[k].next
+		}
+		keyOf[i] = k
+	}
+	// Core walks a std::map keyed by (CScript, type): scripts compare by
+	// length, then bytes.
+	order := make([]int32, len(keys))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	sort.Slice(order, func(i, j int) bool {
+		a, b := &keys[order[i]], &keys[order[j]]
+		if len(a.spk) != len(b.spk) {
+			return len(a.spk) < len(b.spk)
+		}
+		if c := bytes.Compare(a.spk, b.spk); c != 0 {
+			return c < 0
+		}
+		return a.t < b.t
+	})
+	// The groups of both passes come from one slab (a pass makes at most
+	// len(keys) + len(coins)/OutputGroupMaxEntries groups), their members
+	// from one array a pass: each key's coins take a run of it, cut into
+	// groups of at most OutputGroupMaxEntries, so no group regrows.
+	start := make([]int32, len(keys)+1)
+	for _, k := range keyOf {
+		start[k+1]++
+	}
+	for k := 1; k < len(start); k++ {
+		start[k] += start[k-1]
+	}
+	slab := make([]group, 0, 2*(len(keys)+len(coins)/OutputGroupMaxEntries))
+	newG := func() *group {
+		if len(slab) == cap(slab) {
+			return newGroup(p)
+		}
+		slab = append(slab, group{fromMe: true, depth: 999, sffo: p.SubtractFeeOutputs})
+		return &slab[len(slab)-1]
+	}
+	perKey := make([][]*group, len(keys))
+	used := make([]int32, len(keys))
+	out := make([]candidateGroup, 0, 2*len(keys))
+	build := func(positiveOnly bool) {
+		clear(perKey)
+		clear(used)
+		members := make([]*coin, len(coins))
+		for i, x := range coins {
 			if positiveOnly && x.effValue <= 0 {
 				continue
 			}
-			entries := m[string(x.c.PkScript)]
-			if entries == nil {
-				entries = new([]perType)
-				m[string(x.c.PkScript)] = entries
+			k := keyOf[i]
+			gs := perKey[k]
+			if len(gs) == 0 || len(gs[len(gs)-1].coins) >= OutputGroupMaxEntries {
+				g := newG()
+				lo := start[k] + used[k]
+				hi := min(lo+OutputGroupMaxEntries, start[k+1])
+				g.coins = members[lo:lo:hi]
+				gs = append(gs, g)
+				perKey[k] = gs
 			}
-			k := -1
-			for j := range *entries {
-				if (*entries)[j].t == x.c.Type {
-					k = j
-					break
-				}
-			}
-			if k < 0 {
-				*entries = append(*entries, perType{t: x.c.Type})
-				k = len(*entries) - 1
-				keys = append(keys, key{string(x.c.PkScript), x.c.Type})
-			}
-			e := &(*entries)[k]
-			if len(e.gs) == 0 || len(e.gs[len(e.gs)-1].coins) >= OutputGroupMaxEntries {
-				e.gs = append(e.gs, newGroup(p))
-			}
-			e.gs[len(e.gs)-1].insert(x)
+			gs[len(gs)-1].insert(x)
+			used[k]++
 		}
-		// Core walks a std::map keyed by (CScript, type): scripts compare
-		// by length, then bytes.
-		sort.Slice(keys, func(i, j int) bool {
-			a, b := keys[i], keys[j]
-			if len(a.spk) != len(b.spk) {
-				return len(a.spk) < len(b.spk)
-			}
-			if c := bytes.Compare([]byte(a.spk), []byte(b.spk)); c != 0 {
-				return c < 0
-			}
-			return a.t < b.t
-		})
-		var res []candidateGroup
-		for _, k := range keys {
-			var gs []*group
-			for _, e := range *m[k.spk] {
-				if e.t == k.t {
-					gs = e.gs
-				}
-			}
+		for _, k := range order {
+			gs := perKey[k]
 			// Backwards, so the partial group comes first.
 			for i := len(gs) - 1; i >= 0; i-- {
-				res = append(res, candidateGroup{g: gs[i], t: k.t,
+				out = append(out, candidateGroup{g: gs[i], t: keys[k].t,
 					partial: i == len(gs)-1 && len(gs) > 1, positive: positiveOnly})
 			}
 		}
-		return res
 	}
-	out = append(out, build(false)...)
-	return append(out, build(true)...)
+	build(false)
+	build(true)
+	return out
 }
 
 // typeMapFor places the candidate groups a filter accepts, as Core's
