@@ -167,6 +167,18 @@ func TestLoadConfigWalletOptions(t *testing.T) {
 	if err == nil || err.Error() != "Invalid amount for -mintxfee=<amount>: '0.1x'" {
 		t.Fatalf("bad -mintxfee: %v", err)
 	}
+	// -addresstype reaches the wallets' options (bech32 when unset).
+	if o.DefaultAddressType() != "bech32" {
+		t.Fatalf("default address type %q", o.DefaultAddressType())
+	}
+	cfg, err = LoadConfig([]string{"-datadir=" + dir, "-regtest", "-addresstype=bech32m"})
+	if err != nil || cfg.Wallet.Options.DefaultAddressType() != "bech32m" {
+		t.Fatalf("-addresstype=bech32m: %v", err)
+	}
+	_, err = LoadConfig([]string{"-datadir=" + dir, "-regtest", "-addresstype=p2tr"})
+	if err == nil || err.Error() != "Unknown address type 'p2tr'" {
+		t.Fatalf("bad -addresstype: %v", err)
+	}
 }
 
 // TestLoadConfigEvents reads the event delivery options: defaults, the

@@ -17,7 +17,7 @@ import (
 // when there is one, else -changetype; otherwise the type of an internal descriptor matching
 // one of the recipients' scripts (taproot, then P2WPKH, P2SH, P2PKH), else
 // bech32m, else bech32 when the wallet has such an internal descriptor,
-// else the default address type (bech32).
+// else the default address type (-addresstype).
 func (w *Wallet) ChangeOutputType(requested *OutputType, recipients [][]byte) OutputType {
 	if requested != nil {
 		return *requested
@@ -53,8 +53,10 @@ func (w *Wallet) ChangeOutputType(requested *OutputType, recipients [][]byte) Ou
 		return Legacy
 	case hasTR:
 		return Bech32m
+	case hasWPKH:
+		return Bech32
 	}
-	return Bech32
+	return w.Options().DefaultAddressType()
 }
 
 // ReturnChangeAddress gives back a change address reserved for a funding

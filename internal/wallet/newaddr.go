@@ -41,7 +41,13 @@ func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *strin
 	if label != nil && *label == "*" {
 		return "", walletErr(ErrInvalidLabel, "Invalid label name")
 	}
-	ot := Bech32
+	// Core's defaults: -addresstype for receiving, -changetype (else
+	// -addresstype) for change.
+	opt := w.Options()
+	ot := opt.DefaultAddressType()
+	if internal && opt.ChangeType != nil {
+		ot = *opt.ChangeType
+	}
 	if typ != nil {
 		t, ok := ParseOutputType(*typ)
 		if !ok {

@@ -62,6 +62,18 @@ type Options struct {
 	// ChangeType is -changetype, nil when not set (change then follows
 	// the recipients' types, Core's TransactionChangeType).
 	ChangeType *OutputType
+	// AddressType is -addresstype, Core's default address type: the type
+	// getnewaddress hands out when none is asked, and getrawchangeaddress
+	// and change when -changetype is not set (bech32 by default).
+	AddressType OutputType
+}
+
+// DefaultAddressType is -addresstype, bech32 when unset.
+func (o *Options) DefaultAddressType() OutputType {
+	if o.AddressType == "" {
+		return Bech32
+	}
+	return o.AddressType
 }
 
 // DefaultOptions returns Core's defaults.
@@ -73,6 +85,7 @@ func DefaultOptions() Options {
 		DiscardFee: DefaultDiscardFee, FallbackFee: DefaultFallbackFee, MinTxFee: DefaultMinTxFee,
 		PayTxFee: DefaultPayTxFee, MaxTxFee: coin / 10, ConsolidateFeeRate: DefaultConsolidateFeeRate,
 		MinRelayFee: DefaultMinRelayFee, DeprecatedRPC: map[string]bool{},
+		AddressType: Bech32,
 	}
 }
 
@@ -224,6 +237,13 @@ func ParseOptions(get func(name string) (string, bool), deprecated []string) (Op
 		if v, ok := get(b.name); ok {
 			*b.dst = parseBoolArg(v)
 		}
+	}
+	if v, ok := get("addresstype"); ok && v != "" {
+		t, ok := ParseOutputType(v)
+		if !ok {
+			return o, nil, fmt.Errorf("Unknown address type '%s'", v)
+		}
+		o.AddressType = t
 	}
 	if v, ok := get("changetype"); ok && v != "" {
 		t, ok := ParseOutputType(v)

@@ -60,6 +60,43 @@ func TestChangeTypeOption(t *testing.T) {
 	}
 }
 
+// TestAddressTypeOption: -addresstype is the wallet's default address
+// type: getnewaddress hands it out when no type is asked,
+// getrawchangeaddress too unless -changetype is set (Core's
+// m_default_address_type).
+func TestAddressTypeOption(t *testing.T) {
+	prefix := map[string]string{"bech32": "bcrt1q", "bech32m": "bcrt1p", "legacy": "m", "p2sh-segwit": "2"}
+	for _, c := range []struct {
+		opts                map[string]string
+		receive, asked, chg string
+	}{
+		{map[string]string{}, "bech32", "bech32", "bech32"},
+		{map[string]string{"addresstype": "bech32m"}, "bech32m", "bech32", "bech32m"},
+		{map[string]string{"addresstype": "p2sh-segwit", "changetype": "legacy"}, "p2sh-segwit", "bech32", "legacy"},
+	} {
+		n := newOptionsNode(t, t.TempDir(), c.opts, nil)
+		mustResult(t, n.call(t, "/", "createwallet", json.RawMessage(`["w"]`)), "createwallet", &struct{}{})
+		var addr string
+		mustResult(t, n.call(t, "/wallet/w", "getnewaddress", json.RawMessage(`[]`)), "getnewaddress", &addr)
+		if !strings.HasPrefix(addr, prefix[c.receive]) || (c.receive == "legacy" && strings.HasPrefix(addr, "bcrt1")) {
+			t.Errorf("%v: getnewaddress %s, want %s", c.opts, addr, c.receive)
+		}
+		mustResult(t, n.call(t, "/wallet/w", "getnewaddress", json.RawMessage(`["", "bech32"]`)), "getnewaddress", &addr)
+		if !strings.HasPrefix(addr, prefix[c.asked]) {
+			t.Errorf("%v: getnewaddress bech32 %s", c.opts, addr)
+		}
+		mustResult(t, n.call(t, "/wallet/w", "getrawchangeaddress", json.RawMessage(`[]`)), "getrawchangeaddress", &addr)
+		if !strings.HasPrefix(addr, prefix[c.chg]) || (c.chg == "legacy" && strings.HasPrefix(addr, "bcrt1")) {
+			t.Errorf("%v: getrawchangeaddress %s, want %s", c.opts, addr, c.chg)
+		}
+		n.mgr.Close()
+	}
+	get := func(name string) (string, bool) { return "bogus", name == "addresstype" }
+	if _, _, err := wallet.ParseOptions(get, nil); err == nil || err.Error() != "Unknown address type 'bogus'" {
+		t.Errorf("-addresstype=bogus: %v", err)
+	}
+}
+
 // TestFundingNamedOptions: the funding calls take their options as
 // top-level named arguments too (Core's OBJ_NAMED_PARAMS), and refuse
 // them beside an options object.
