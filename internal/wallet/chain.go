@@ -195,6 +195,9 @@ type chainData struct {
 	// spenders are the wallet transactions spending each outpoint
 	// (Core's mapTxSpends): more than one when they conflict.
 	spenders map[wire.OutPoint][]*walletTx
+	// spendHint is the length of SpendCoins' last answer, to size the
+	// next one (written under the read lock, hence atomic).
+	spendHint atomic.Int64
 	// credMu guards the balance memo and the walletTx fields balance.go
 	// fills.
 	credMu  sync.Mutex

@@ -53,7 +53,16 @@ func (w *Wallet) SpendCoins(ctx context.Context, skip func(op wire.OutPoint, spk
 		typ           OutputType
 	}
 	bySlot := map[uint32]sized{}
-	var out []SpendCoin
+	// Coins to one address share its lookup: a script is looked up in the
+	// descriptors once a call.
+	type scriptSize struct {
+		sz   sized
+		mine bool
+	}
+	byScript := map[string]scriptSize{}
+	hint := c.spendHint.Load()
+	out := make([]SpendCoin, 0, hint+hint/8+16)
+	defer func() { c.spendHint.Store(int64(len(out))) }()
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
 		if depth < 0 || immature(wt, depth) || (wt.coinbase && depth < 1) || (depth == 0 && !wt.inMempool) {
@@ -68,21 +77,25 @@ func (w *Wallet) SpendCoins(ctx context.Context, skip func(op wire.OutPoint, spk
 			if skip != nil && skip(op, o.PkScript) {
 				continue
 			}
-			w.mu.RLock()
-			ms := w.findScript(o.PkScript)
-			var sz sized
-			if len(ms) > 0 {
-				wd := ms[0].wd
-				var ok bool
-				if sz, ok = bySlot[wd.slot]; !ok {
-					sz.weight, sz.elems, sz.ok, sz.typ = descSize(wd, lowR)
-					bySlot[wd.slot] = sz
+			ss, seen := byScript[string(o.PkScript)]
+			if !seen {
+				w.mu.RLock()
+				if ms := w.findScript(o.PkScript); len(ms) > 0 {
+					wd := ms[0].wd
+					sz, ok := bySlot[wd.slot]
+					if !ok {
+						sz.weight, sz.elems, sz.ok, sz.typ = descSize(wd, lowR)
+						bySlot[wd.slot] = sz
+					}
+					ss = scriptSize{sz: sz, mine: true}
 				}
+				w.mu.RUnlock()
+				byScript[string(o.PkScript)] = ss
 			}
-			w.mu.RUnlock()
-			if len(ms) == 0 {
+			if !ss.mine {
 				continue
 			}
+			sz := ss.sz
 			if !known {
 				known = true
 				safe = w.trusted(wt, depth) && !(depth == 0 && wt.bumpLinked())
