@@ -203,8 +203,11 @@ type chainData struct {
 	credMu  sync.Mutex
 	balMemo map[balanceKey]Balances
 	recent  []BlockRef
-	rescan  *RescanState
-	nextSeq int64
+	// recentUnwritten is set while recent holds blocks AdvanceTip
+	// recorded in memory only; close writes them.
+	recentUnwritten bool
+	rescan          *RescanState
+	nextSeq         int64
 	// loadedFrom is the recorded RescanState.From read with the wallet's
 	// settings, merged into rescan when the chain data loads.
 	loadedFrom int64
@@ -823,6 +826,15 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			wt.marks = m
 		}
 	}
+	// The wallet's position moves with the block's transactions, as
+	// Core's do under one lock: a reader never sees a transaction
+	// confirmed in a block past the last processed one. The follower's
+	// Checkpoint or AdvanceTip replaces the list next; close writes it
+	// if neither did.
+	if n := len(c.recent); n > 0 && !blk.Rescan && c.recent[n-1].Height == blk.Height-1 {
+		c.recent = append(c.recent, BlockRef{Height: blk.Height, Hash: blk.Hash})
+		c.recentUnwritten = true
+	}
 	c.refreshStates()
 	c.mu.Unlock()
 	w.notifyTxs(notices)
@@ -1012,6 +1024,7 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 		}
 	}
 	c.recent = append([]BlockRef(nil), recent...)
+	c.recentUnwritten = false
 	return nil
 }
 
@@ -1035,7 +1048,26 @@ func (w *Wallet) AdvanceTip(ctx context.Context, recent []BlockRef) (bool, error
 		}
 	}
 	c.recent = append([]BlockRef(nil), recent...)
+	c.recentUnwritten = true
 	return true, nil
+}
+
+// flushTip writes the last processed blocks AdvanceTip kept in memory
+// only, so that a clean shutdown or unload resumes where the wallet was
+// (as Core writes its best block when it closes a wallet).
+func (w *Wallet) flushTip(ctx context.Context) error {
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.recentUnwritten {
+		return nil
+	}
+	recent := append([]BlockRef(nil), c.recent...)
+	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRecentBlocks(recent) }); err != nil {
+		return err
+	}
+	c.recentUnwritten = false
+	return nil
 }
 
 // RecentBlocks returns the recorded last processed blocks, lowest first.

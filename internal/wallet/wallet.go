@@ -243,10 +243,16 @@ func (w *Wallet) close() error {
 	if w.closed {
 		return nil
 	}
+	// A failed write of the in-memory position only costs a longer
+	// catch-up at the next load, so closing goes on.
+	flushErr := w.flushTip(context.Background())
 	w.closed = true
 	w.evsig.shut()
 	w.lockNow()
-	return w.store.Close()
+	if err := w.store.Close(); err != nil {
+		return err
+	}
+	return flushErr
 }
 
 // PrivateKeysEnabled reports whether the wallet may hold private keys.

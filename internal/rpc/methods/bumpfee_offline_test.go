@@ -107,7 +107,10 @@ func (b *bumpNode) txFee(t *testing.T, txid string) (int64, int) {
 func TestBumpFeeOffline(t *testing.T) {
 	b := newBumpNode(t)
 	oldFee, oldSize := b.txFee(t, b.orig)
-	if oldFee != int64(2*oldSize) {
+	// The fee is set on the estimated size; a signature shorter than the
+	// estimate's (one byte in about a hundred with low-R grinding) makes
+	// the actual transaction up to a virtual byte smaller.
+	if oldFee < int64(2*oldSize) || oldFee > int64(2*(oldSize+1)) {
 		t.Fatalf("original pays %d for %d vB", oldFee, oldSize)
 	}
 	res, e := b.call(t, "bumpfee", fmt.Sprintf(`[%q]`, b.orig))
