@@ -468,7 +468,10 @@ func TestSpendAcceptanceChain(t *testing.T) {
 	if err := watch.CallResult(&filled, "walletprocesspsbt", psbt.PSBT); err != nil || filled.Complete {
 		t.Fatalf("watch-only walletprocesspsbt: %v %+v", err, filled.Complete)
 	}
-	h.call(&signedP, "walletprocesspsbt", psbt.PSBT, true, "ALL", true, false)
+	// DEFAULT, not ALL: an ALL signature of a taproot input sets the
+	// PSBT's sighash field, which combinepsbt does not merge into the
+	// first (unsigned) copy, so finalizepsbt would refuse it, as Core's.
+	h.call(&signedP, "walletprocesspsbt", psbt.PSBT, true, "DEFAULT", true, false)
 	var combined string
 	h.call(&combined, "combinepsbt", []string{filled.PSBT, signedP.PSBT})
 	var final struct {
