@@ -109,6 +109,23 @@ func TestBumpFeeChain(t *testing.T) {
 	if !slices.Equal(bv.WalletConflicts, []string{orig}) || bv.Replaces != orig || len(bv.MempoolConflicts) != 0 {
 		t.Errorf("replacement: %+v", bv)
 	}
+	// The event log reports the replacement once: the original, replaced
+	// by the bump (issue 15's replaced event on a real chain).
+	var events []struct {
+		Kind    string `json:"kind"`
+		TxID    string `json:"txid"`
+		Related string `json:"related"`
+	}
+	h.call(&events, "listwalletevents", 0, 1000)
+	var replaced []string
+	for _, e := range events {
+		if e.Kind == "replaced" {
+			replaced = append(replaced, e.TxID+" by "+e.Related)
+		}
+	}
+	if want := orig + " by " + bump.TxID; !slices.Equal(replaced, []string{want}) {
+		t.Errorf("replaced events %v, want [%s]", replaced, want)
+	}
 	// Core's refusals: bumping the replaced one, an unknown txid.
 	_, err = wc.Call("bumpfee", orig)
 	var re *testenv.RPCError
