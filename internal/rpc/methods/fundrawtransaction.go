@@ -19,6 +19,28 @@ func fundTxFields() []rpc.Param {
 	}
 }
 
+// fundOptionFields are fundrawtransaction's and walletcreatefundedpsbt's
+// option fields in Core's order: the call's own add_inputs, the fields both
+// share, the call's own subtractFeeFromOutputs, extra, then fundTxFields.
+func fundOptionFields(addInputs, subtractFee rpc.Param, extra ...rpc.Param) []rpc.Param {
+	fields := []rpc.Param{
+		addInputs,
+		{Name: "include_unsafe", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Include inputs that are not safe to spend (unconfirmed transactions from outside keys and unconfirmed replacement transactions)."},
+		{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "0", Description: "If add_inputs is specified, require inputs with at least this many confirmations."},
+		{Name: "maxconf", Type: rpc.TypeNumber, Optional: true, Description: "If add_inputs is specified, require inputs with at most this many confirmations."},
+		{Name: "changeAddress", Type: rpc.TypeString, Optional: true, Default: "automatic", Description: "The bitcoin address to receive the change"},
+		{Name: "changePosition", Type: rpc.TypeNumber, Optional: true, Default: "random", Description: "The index of the change output"},
+		{Name: "change_type", Type: rpc.TypeString, Optional: true, Default: "set by -changetype", Description: "The output type to use. Only valid if changeAddress is not specified."},
+		{Name: "includeWatching", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used"},
+		{Name: "lockUnspents", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Lock selected unspent outputs"},
+		{Name: "fee_rate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in sat/vB."},
+		{Name: "feeRate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in BTC/kvB."},
+		subtractFee,
+	}
+	fields = append(fields, extra...)
+	return append(fields, fundTxFields()...)
+}
+
 // paramNames are the names of fields, for an options parameter's
 // NamedOnly members.
 func paramNames(fields []rpc.Param) []string {
@@ -46,23 +68,10 @@ type fundResult struct {
 
 // newFundRawTransaction returns the fundrawtransaction method.
 func newFundRawTransaction(d *Deps) *rpc.Method {
-	fields := []rpc.Param{
-		{Name: "add_inputs", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "For a transaction with existing inputs, automatically include more if they are not enough."},
-		{Name: "include_unsafe", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Include inputs that are not safe to spend (unconfirmed transactions from outside keys and unconfirmed replacement transactions)."},
-		{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "0", Description: "If add_inputs is specified, require inputs with at least this many confirmations."},
-		{Name: "maxconf", Type: rpc.TypeNumber, Optional: true, Description: "If add_inputs is specified, require inputs with at most this many confirmations."},
-		{Name: "changeAddress", Type: rpc.TypeString, Optional: true, Default: "automatic", Description: "The bitcoin address to receive the change"},
-		{Name: "changePosition", Type: rpc.TypeNumber, Optional: true, Default: "random", Description: "The index of the change output"},
-		{Name: "change_type", Type: rpc.TypeString, Optional: true, Default: "set by -changetype", Description: "The output type to use. Only valid if changeAddress is not specified."},
-		{Name: "includeWatching", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used"},
-		{Name: "lockUnspents", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Lock selected unspent outputs"},
-		{Name: "fee_rate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in sat/vB."},
-		{Name: "feeRate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in BTC/kvB."},
-		{Name: "subtractFeeFromOutputs", Type: rpc.TypeArray, Optional: true, Default: "[]", Description: "The zero-based output indexes the fee is deducted from, equally."},
-		inputWeightsField,
-		maxTxWeightField,
-	}
-	fields = append(fields, fundTxFields()...)
+	fields := fundOptionFields(
+		rpc.Param{Name: "add_inputs", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "For a transaction with existing inputs, automatically include more if they are not enough."},
+		rpc.Param{Name: "subtractFeeFromOutputs", Type: rpc.TypeArray, Optional: true, Default: "[]", Description: "The zero-based output indexes the fee is deducted from, equally."},
+		inputWeightsField, maxTxWeightField)
 	return &rpc.Method{
 		Name:     "fundrawtransaction",
 		Category: "Raw transactions",

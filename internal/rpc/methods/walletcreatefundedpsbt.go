@@ -96,22 +96,10 @@ func setOptionsInputWeights(inputs json.RawMessage, o *optionsObject) error {
 
 // newWalletCreateFundedPSBT returns the walletcreatefundedpsbt method.
 func newWalletCreateFundedPSBT(d *Deps) *rpc.Method {
-	fields := []rpc.Param{
-		{Name: "add_inputs", Type: rpc.TypeBool, Optional: true, Default: "false when \"inputs\" are specified, true otherwise", Description: "Automatically include coins from the wallet to cover the target amount."},
-		{Name: "include_unsafe", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Include inputs that are not safe to spend (unconfirmed transactions from outside keys and unconfirmed replacement transactions)."},
-		{Name: "minconf", Type: rpc.TypeNumber, Optional: true, Default: "0", Description: "If add_inputs is specified, require inputs with at least this many confirmations."},
-		{Name: "maxconf", Type: rpc.TypeNumber, Optional: true, Description: "If add_inputs is specified, require inputs with at most this many confirmations."},
-		{Name: "changeAddress", Type: rpc.TypeString, Optional: true, Default: "automatic", Description: "The bitcoin address to receive the change"},
-		{Name: "changePosition", Type: rpc.TypeNumber, Optional: true, Default: "random", Description: "The index of the change output"},
-		{Name: "change_type", Type: rpc.TypeString, Optional: true, Default: "set by -changetype", Description: "The output type to use. Only valid if changeAddress is not specified."},
-		{Name: "includeWatching", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "(DEPRECATED) No longer used"},
-		{Name: "lockUnspents", Type: rpc.TypeBool, Optional: true, Default: "false", Description: "Lock selected unspent outputs"},
-		{Name: "fee_rate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in sat/vB."},
-		{Name: "feeRate", Type: rpc.TypeAmount, Optional: true, Default: "not set, fall back to wallet fee estimation", Description: "Specify a fee rate in BTC/kvB."},
-		{Name: "subtractFeeFromOutputs", Type: rpc.TypeArray, Optional: true, Default: "[]", Description: "The outputs to subtract the fee from, equally."},
-		maxTxWeightField,
-	}
-	fields = append(fields, fundTxFields()...)
+	fields := fundOptionFields(
+		rpc.Param{Name: "add_inputs", Type: rpc.TypeBool, Optional: true, Default: "false when \"inputs\" are specified, true otherwise", Description: "Automatically include coins from the wallet to cover the target amount."},
+		rpc.Param{Name: "subtractFeeFromOutputs", Type: rpc.TypeArray, Optional: true, Default: "[]", Description: "The outputs to subtract the fee from, equally."},
+		maxTxWeightField)
 	return &rpc.Method{
 		Name:     walletCreateFundedPSBTName,
 		Category: walletCategory,
