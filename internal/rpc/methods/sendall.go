@@ -10,7 +10,6 @@ import (
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/coinselect"
 	"github.com/descwallet/descwallet/internal/rpc"
-	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/wallet"
 	"github.com/descwallet/descwallet/psbt"
 )
@@ -121,37 +120,20 @@ func (o *optionsObject) boolOr(k string, def bool) (bool, error) {
 	return rpc.AsBool(v)
 }
 
-// walletFillPSBT is Core's FillPSBT over a new PSBT of tx: each input's
-// previous transaction when the wallet holds it, the scripts, keys and
+// walletFillPSBT is Core's FillPSBT over a new PSBT of tx, through
+// walletprocesspsbt's fillWalletPSBT: each input's previous transaction
+// when the wallet holds it, the scripts, public keys, taproot data and
 // (with bip32derivs) key origins the wallet's descriptors know for the
-// inputs and outputs, signatures with the wallet's keys when sign (every
+// inputs and outputs, signatures with the wallet's keys when signing (every
 // one verified by the signer), and finalization of the complete inputs.
-// complete tells whether every input is finalized.
+// As in Core, a locked wallet (or one without private keys) signs nothing:
+// the PSBT comes back incomplete rather than as an error. complete tells
+// whether every input is finalized.
 func walletFillPSBT(ctx context.Context, w *wallet.Wallet, tx *wire.MsgTx, signing, bip32derivs bool) (*psbt.Packet, bool, error) {
 	p := psbt.New(tx)
-	var scripts [][]byte
-	for i, in := range tx.TxIn {
-		if prev, ok := w.WalletTx(ctx, in.PreviousOutPoint.Hash); ok && int(in.PreviousOutPoint.Index) < len(prev.TxOut) {
-			p.Inputs[i].NonWitnessUTXO = prev.Copy()
-			scripts = append(scripts, prev.TxOut[in.PreviousOutPoint.Index].PkScript)
-		}
-	}
-	for _, out := range tx.TxOut {
-		scripts = append(scripts, out.PkScript)
-	}
-	signing = signing && w.PrivateKeysEnabled()
-	if signing {
-		if err := w.EnsureUnlocked(); err != nil {
-			return nil, false, MapError(err)
-		}
-	}
-	ps := &sign.PSBTSigner{Provider: sign.NewProvider(), Origins: sign.NewOrigins(), HideOrigins: !bip32derivs}
-	defer ps.Provider.Zero()
-	for _, o := range w.ScriptOutputs(scripts) {
-		addOutput(ps, o, signing)
-	}
-	if err := ps.SignPSBT(p, nil, signing); err != nil {
-		return nil, false, signPSBTError(err)
+	signing = signing && w.PrivateKeysEnabled() && !w.IsLocked()
+	if err := fillWalletPSBT(ctx, w, p, nil, signing, bip32derivs, true); err != nil {
+		return nil, false, err
 	}
 	complete := true
 	for i := range p.Inputs {
@@ -182,7 +164,10 @@ func finishTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, o *option
 	if snipe {
 		discourageFeeSniping(ctx, d, w, tx, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())))
 	}
-	p, complete, err := walletFillPSBT(ctx, w, tx, true, false)
+	// Core fills the PSBT with key origins first, then signs (without
+	// them, which keeps those already written): one pass with both does
+	// the same.
+	p, complete, err := walletFillPSBT(ctx, w, tx, true, true)
 	if err != nil {
 		return nil, err
 	}
