@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
@@ -19,42 +19,65 @@ import (
 const addrInfoWallet = "w1k"
 
 // runAddrInfo measures getaddressinfo of an address of a watch-only wallet
-// holding wpkh(<tpub>/0/*) over [0, 999], and echo in the same run.
+// holding wpkh(<tpub>/0/*) over [0, 999], and echo in the same run, on
+// each store -store names.
 func runAddrInfo(argv []string) error {
 	fs := flag.NewFlagSet("addrinfo", flag.ExitOnError)
 	conns := fs.Int("conns", 16, "keep-alive connections")
 	dur := fs.Duration("duration", 10*time.Second, "measuring time per call")
 	warm := fs.Duration("warmup", time.Second, "warm-up time per call (not counted)")
-	daemon := fs.String("daemon", "", "descwalletd binary to start (default: next to this program, else $PATH)")
+	daemonBin := fs.String("daemon", "", "descwalletd binary to start (default: next to this program, else $PATH)")
 	threads := fs.Int("rpcthreads", 16, "-rpcthreads of the started node")
+	store := fs.String("store", storeSQLite, "wallet store: sqlite, postgres or both (prints PostgreSQL / SQLite)")
+	pgdsn := fs.String("pgdsn", "", "PostgreSQL database to use (default: a throwaway server started here)")
 	fs.Parse(argv)
-
-	stop, addr, err := startDaemon(*daemon, *threads)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	auth := "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))
-	target, err := setupAddrInfoWallet(addr, auth)
+	kinds, err := parseStores(*store)
 	if err != nil {
 		return err
 	}
 
-	fmt.Printf("getaddressinfo %s (index 500 of 1000 watched scripts) and echo over %d keep-alive connections, %v each\n",
-		target, *conns, *dur)
-	body := fmt.Sprintf(`{"jsonrpc":"1.0","id":1,"method":"getaddressinfo","params":[%q]}`, target)
-	info, err := measure(addr, "/wallet/"+addrInfoWallet, auth, body, *conns, *warm, *dur)
-	if err != nil {
-		return fmt.Errorf("getaddressinfo: %w", err)
+	st := &stores{dsn: *pgdsn}
+	defer st.close()
+	fmt.Printf("getaddressinfo (index 500 of 1000 watched scripts) and echo over %d keep-alive connections, %v each\n",
+		*conns, *dur)
+	var rates []storeRates
+	for _, kind := range kinds {
+		args, err := st.args(kind)
+		if err != nil {
+			return err
+		}
+		r, err := addrInfoOn(kind, *daemonBin, *threads, args, *conns, *warm, *dur)
+		if err != nil {
+			return fmt.Errorf("%s: %w", kind, err)
+		}
+		rates = append(rates, r)
 	}
-	echo, err := measure(addr, "/", auth, `{"jsonrpc":"1.0","id":1,"method":"echo","params":[]}`, *conns, *warm, *dur)
-	if err != nil {
-		return fmt.Errorf("echo: %w", err)
-	}
-	fmt.Printf("getaddressinfo %10.0f req/s\n", info)
-	fmt.Printf("echo           %10.0f req/s\n", echo)
-	fmt.Printf("ratio          %10.2f (getaddressinfo / echo)\n", info/echo)
+	printStoreRates(os.Stdout, rates)
 	return nil
+}
+
+// addrInfoOn starts a node with args, sets up the wallet and measures
+// getaddressinfo and echo on it.
+func addrInfoOn(kind, bin string, threads int, args []string, conns int, warm, dur time.Duration) (storeRates, error) {
+	r := storeRates{store: kind}
+	d, err := startDaemon(bin, threads, args...)
+	if err != nil {
+		return r, err
+	}
+	defer d.stop()
+	target, err := setupAddrInfoWallet(d.addr, d.auth)
+	if err != nil {
+		return r, err
+	}
+	body := fmt.Sprintf(`{"jsonrpc":"1.0","id":1,"method":"getaddressinfo","params":[%q]}`, target)
+	if r.info, err = measure(d.addr, "/wallet/"+addrInfoWallet, d.auth, body, conns, warm, dur); err != nil {
+		return r, fmt.Errorf("getaddressinfo: %w", err)
+	}
+	if r.echo, err = measure(d.addr, "/", d.auth, `{"jsonrpc":"1.0","id":1,"method":"echo","params":[]}`,
+		conns, warm, dur); err != nil {
+		return r, fmt.Errorf("echo: %w", err)
+	}
+	return r, nil
 }
 
 // setupAddrInfoWallet creates the watch-only wallet, imports the range and

@@ -4,10 +4,12 @@
 // doing the same JSON work, and prints both rates and their ratio. Its
 // addrinfo subcommand sets up a watch-only wallet of 1000 wpkh scripts and
 // measures getaddressinfo (an address of the wallet) beside echo, in the
-// same run.
+// same run, on the SQLite store, on PostgreSQL (a throwaway server started
+// as the tests start it, or -pgdsn), or on both, printing PostgreSQL's
+// ratio to SQLite.
 //
 //	descwallet-bench rpc [-conns 16] [-duration 10s] [-daemon path | -url URL -user u -password p]
-//	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path]
+//	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path] [-store sqlite|postgres|both] [-pgdsn URL]
 package main
 
 import (
@@ -42,18 +44,24 @@ func main() {
 		serveBare()
 		return
 	}
-	if len(os.Args) < 2 || (os.Args[1] != "rpc" && os.Args[1] != "addrinfo") {
+	var run func([]string) error
+	if len(os.Args) >= 2 {
+		run = subcommands[os.Args[1]]
+	}
+	if run == nil {
 		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc|addrinfo [flags] (see -h)")
 		os.Exit(2)
-	}
-	run := runRPC
-	if os.Args[1] == "addrinfo" {
-		run = runAddrInfo
 	}
 	if err := run(os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
 	}
+}
+
+// subcommands are the measurements by name.
+var subcommands = map[string]func([]string) error{
+	"rpc":      runRPC,
+	"addrinfo": runAddrInfo,
 }
 
 // echoBody is the request every connection sends.
@@ -80,13 +88,12 @@ func runRPC(argv []string) error {
 		addr = u.Host
 		auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(*user+":"+*pass))
 	} else {
-		stop, a, err := startDaemon(*daemon, *threads)
+		d, err := startDaemon(*daemon, *threads)
 		if err != nil {
 			return err
 		}
-		defer stop()
-		addr = a
-		auth = "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))
+		defer d.stop()
+		addr, auth = d.addr, d.auth
 	}
 
 	fmt.Printf("echo over %d keep-alive connections, %v per target\n", *conns, *dur)
@@ -110,52 +117,89 @@ func runRPC(argv []string) error {
 	return nil
 }
 
+// daemon is a descwalletd the tool started.
+type daemon struct {
+	// addr is its RPC address, auth the Authorization header value.
+	addr, auth string
+	// pid is its process id.
+	pid int
+
+	cmd *exec.Cmd
+	dir string
+}
+
+// stop ends the node with SIGTERM, waits for it and removes its data dir.
+func (d *daemon) stop() {
+	d.cmd.Process.Signal(syscall.SIGTERM)
+	d.cmd.Wait()
+	os.RemoveAll(d.dir)
+}
+
+// daemonPath returns bin, else the descwalletd next to this program, else
+// the one in $PATH.
+func daemonPath(bin string) (string, error) {
+	if bin != "" {
+		return bin, nil
+	}
+	self, _ := os.Executable()
+	bin = filepath.Join(filepath.Dir(self), "descwalletd")
+	if _, err := os.Stat(bin); err == nil {
+		return bin, nil
+	}
+	if p, err := exec.LookPath("descwalletd"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("descwalletd not found: build it (make build) or pass -daemon")
+}
+
 // startDaemon starts descwalletd on regtest in a temporary data dir on a
-// free port and returns a stop function and its address.
-func startDaemon(bin string, threads int) (func(), string, error) {
-	if bin == "" {
-		self, _ := os.Executable()
-		bin = filepath.Join(filepath.Dir(self), "descwalletd")
-		if _, err := os.Stat(bin); err != nil {
-			if bin, err = exec.LookPath("descwalletd"); err != nil {
-				return nil, "", errors.New("descwalletd not found: build it (make build) or pass -daemon")
-			}
-		}
+// free port, with the extra arguments, and waits until it accepts
+// connections.
+func startDaemon(bin string, threads int, extra ...string) (*daemon, error) {
+	bin, err := daemonPath(bin)
+	if err != nil {
+		return nil, err
 	}
 	dir, err := os.MkdirTemp("", "descwallet-bench-")
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := freePort()
 	if err != nil {
-		return nil, "", err
+		os.RemoveAll(dir)
+		return nil, err
 	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(bin, "-regtest", "-datadir="+dir, "-rpcport="+strconv.Itoa(port),
-		"-rpcuser=u", "-rpcpassword=p", "-rpcthreads="+strconv.Itoa(threads))
+	args := append([]string{"-regtest", "-datadir=" + dir, "-rpcport=" + strconv.Itoa(port),
+		"-rpcuser=u", "-rpcpassword=p", "-rpcthreads=" + strconv.Itoa(threads)}, extra...)
+	cmd := exec.Command(bin, args...)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		os.RemoveAll(dir)
-		return nil, "", err
+		return nil, err
 	}
-	stop := func() {
-		cmd.Process.Signal(syscall.SIGTERM)
-		cmd.Wait()
-		os.RemoveAll(dir)
-	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for deadline := time.Now().Add(15 * time.Second); ; {
-		if c, err := net.Dial("tcp", addr); err == nil {
+	d := &daemon{addr: "127.0.0.1:" + strconv.Itoa(port), pid: cmd.Process.Pid, cmd: cmd, dir: dir,
+		auth: "Basic " + base64.StdEncoding.EncodeToString([]byte("u:p"))}
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		if c, err := net.Dial("tcp", d.addr); err == nil {
 			c.Close()
-			return stop, addr, nil
+			return d, nil
 		}
 		if time.Now().After(deadline) {
-			stop()
-			return nil, "", errors.New("descwalletd did not start")
+			d.stop()
+			return nil, errors.New("descwalletd did not start")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// freePort returns a loopback TCP port that was free a moment ago.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // bareServerArg makes the program serve the bare handler (a child process
@@ -239,9 +283,21 @@ func serveBare() {
 // measure runs conns connections, each sending one request (body, to path)
 // at a time, for warm+dur and returns the rate over dur.
 func measure(addr, path, auth, body string, conns int, warm, dur time.Duration) (float64, error) {
-	req := []byte("POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: " + auth +
-		"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) +
-		"\r\n\r\n" + body)
+	return measureBodies(addr, path, auth, []string{body}, conns, warm, dur)
+}
+
+// measureBodies is measure over several requests: each connection sends
+// them in turn, starting at its own place in the list.
+func measureBodies(addr, path, auth string, bodies []string, conns int, warm, dur time.Duration) (float64, error) {
+	if len(bodies) == 0 {
+		return 0, errors.New("no request to send")
+	}
+	reqs := make([][]byte, len(bodies))
+	for i, body := range bodies {
+		reqs[i] = []byte("POST " + path + " HTTP/1.1\r\nHost: " + addr + "\r\nAuthorization: " + auth +
+			"\r\nContent-Type: application/json\r\nContent-Length: " + strconv.Itoa(len(body)) +
+			"\r\n\r\n" + body)
+	}
 	var (
 		counting atomic.Bool
 		stop     atomic.Bool
@@ -250,9 +306,12 @@ func measure(addr, path, auth, body string, conns int, warm, dur time.Duration) 
 		firstErr error
 		errOnce  sync.Once
 	)
-	for range conns {
+	for conn := range conns {
+		next := conn * len(reqs) / conns
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
+			stop.Store(true)
+			wg.Wait()
 			return 0, err
 		}
 		wg.Add(1)
@@ -261,6 +320,10 @@ func measure(addr, path, auth, body string, conns int, warm, dur time.Duration) 
 			defer c.Close()
 			rd := bufio.NewReaderSize(c, 16<<10)
 			for !stop.Load() {
+				req := reqs[next]
+				if next++; next == len(reqs) {
+					next = 0
+				}
 				if _, err := c.Write(req); err != nil {
 					errOnce.Do(func() { firstErr = err })
 					return nil
