@@ -11,7 +11,7 @@ BTCD      := $(TOOLS)/btcd-$(BTCD_VER)
 BITCOIN_CORE_VER := 5.0.0
 NPM_BITCOIN_CORE := $(CURDIR)/.cache/npm-bitcoin-core
 
-.PHONY: all build run test test-short soak bench fuzz vet fmt btcd python-bitcoinlib npm-bitcoin-core clean
+.PHONY: all build run test test-short soak bench bench-scale fuzz vet fmt btcd python-bitcoinlib npm-bitcoin-core clean
 
 all: build
 
@@ -52,6 +52,16 @@ bench: build btcd
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 60m ./...
 	$(BIN)/descwallet-bench rpc
 	$(BIN)/descwallet-bench addrinfo
+
+# Large-wallet figures (issue 16), never part of make test: getaddressinfo
+# on PostgreSQL against SQLite, then one wallet of SCALE_SCRIPTS scripts
+# (default 10 000 000) on SCALE_STORE (sqlite): import time and peak RSS,
+# getaddressinfo on random addresses, rescan of SCALE_BLOCKS blocks (5 000)
+# against the raw fetch. The chain is built once into .cache/bench.
+bench-scale: build btcd
+	$(BIN)/descwallet-bench addrinfo -store both
+	$(BIN)/descwallet-bench bigwallet -scripts $${SCALE_SCRIPTS:-10000000} \
+		-blocks $${SCALE_BLOCKS:-5000} -store $${SCALE_STORE:-sqlite}
 
 vet:
 	$(GO) vet ./...

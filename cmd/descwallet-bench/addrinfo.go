@@ -129,6 +129,9 @@ func setupAddrInfoWallet(addr, auth string) (string, error) {
 
 // call makes one JSON-RPC call and decodes its result into out (if not nil).
 func call(addr, path, auth, method string, params []any, out any) error {
+	if params == nil {
+		params = []any{}
+	}
 	body, err := json.Marshal(map[string]any{"jsonrpc": "1.0", "id": 1, "method": method, "params": params})
 	if err != nil {
 		return err
@@ -143,7 +146,7 @@ func call(addr, path, auth, method string, params []any, out any) error {
 		return err
 	}
 	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	data, err := io.ReadAll(io.LimitReader(resp.Body, 32<<20))
 	if err != nil {
 		return err
 	}

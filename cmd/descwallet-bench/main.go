@@ -6,10 +6,17 @@
 // measures getaddressinfo (an address of the wallet) beside echo, in the
 // same run, on the SQLite store, on PostgreSQL (a throwaway server started
 // as the tests start it, or -pgdsn), or on both, printing PostgreSQL's
-// ratio to SQLite.
+// ratio to SQLite. Its bigwallet subcommand measures one watch-only
+// wallet of one ranged descriptor over [0, N-1]: the import's time and the
+// node's peak RSS, getaddressinfo on random addresses of the range beside
+// echo, and, on a btcd fed a chain of realistic blocks (built once and
+// cached), rescanblockchain over those blocks against a raw fetch of the
+// same blocks over as many batches in flight as the node's chain client
+// keeps.
 //
 //	descwallet-bench rpc [-conns 16] [-duration 10s] [-daemon path | -url URL -user u -password p]
 //	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path] [-store sqlite|postgres|both] [-pgdsn URL]
+//	descwallet-bench bigwallet [-scripts N] [-blocks M] [-txs 20] [-store sqlite|postgres] [-pgdsn URL] [-cache dir]
 package main
 
 import (
@@ -49,7 +56,7 @@ func main() {
 		run = subcommands[os.Args[1]]
 	}
 	if run == nil {
-		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc|addrinfo [flags] (see -h)")
+		fmt.Fprintln(os.Stderr, "usage: descwallet-bench rpc|addrinfo|bigwallet [flags] (see -h)")
 		os.Exit(2)
 	}
 	if err := run(os.Args[2:]); err != nil {
@@ -60,8 +67,9 @@ func main() {
 
 // subcommands are the measurements by name.
 var subcommands = map[string]func([]string) error{
-	"rpc":      runRPC,
-	"addrinfo": runAddrInfo,
+	"rpc":       runRPC,
+	"addrinfo":  runAddrInfo,
+	"bigwallet": runBigWallet,
 }
 
 // echoBody is the request every connection sends.

@@ -1,0 +1,433 @@
+package main
+
+import (
+	"bytes"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/btcsuite/btcd/address/v2"
+	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/safego"
+	"github.com/descwallet/descwallet/internal/testenv"
+)
+
+// bigWalletName is the wallet the bigwallet benchmark creates.
+const bigWalletName = "big"
+
+// bigWalletArgs are the bigwallet subcommand's settings.
+type bigWalletArgs struct {
+	scripts, blocks, txs, walletEvery int
+	addrs, conns, fetchConns, threads int
+	dur, warm                         time.Duration
+	store, pgdsn, daemon, btcd, cache string
+}
+
+// parseBigWalletArgs reads the bigwallet subcommand's flags.
+func parseBigWalletArgs(argv []string) (bigWalletArgs, error) {
+	var a bigWalletArgs
+	fs := flag.NewFlagSet("bigwallet", flag.ContinueOnError)
+	fs.IntVar(&a.scripts, "scripts", 1_000_000, "size N of the imported range [0, N-1]")
+	fs.IntVar(&a.blocks, "blocks", 5000, "benchmark blocks to rescan (0: import and getaddressinfo only, no chain)")
+	fs.IntVar(&a.txs, "txs", 20, "transactions per benchmark block")
+	fs.IntVar(&a.walletEvery, "walletevery", 10, "one payment in this many pays the wallet")
+	fs.IntVar(&a.addrs, "addrs", 1000, "random addresses of the range getaddressinfo asks about")
+	fs.IntVar(&a.conns, "conns", 16, "keep-alive connections of the getaddressinfo load")
+	fs.IntVar(&a.fetchConns, "fetchconns", 4, "batches in flight of the raw fetch (the node's chain client keeps 4)")
+	fs.IntVar(&a.threads, "rpcthreads", 16, "-rpcthreads of the started node")
+	fs.DurationVar(&a.dur, "duration", 10*time.Second, "measuring time per call")
+	fs.DurationVar(&a.warm, "warmup", time.Second, "warm-up time per call (not counted)")
+	fs.StringVar(&a.store, "store", storeSQLite, "wallet store: sqlite or postgres")
+	fs.StringVar(&a.pgdsn, "pgdsn", "", "PostgreSQL database to use (default: a throwaway server started here)")
+	fs.StringVar(&a.daemon, "daemon", "", "descwalletd binary to start (default: next to this program, else $PATH)")
+	fs.StringVar(&a.btcd, "btcd", "", "btcd binary (default: the pinned btcd the tests build)")
+	fs.StringVar(&a.cache, "cache", filepath.Join(testenv.RepoRoot(), ".cache", "bench"),
+		"folder keeping built chains between runs")
+	if err := fs.Parse(argv); err != nil {
+		return a, err
+	}
+	if fs.NArg() != 0 {
+		return a, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	switch {
+	case a.scripts < 1 || a.scripts > 1<<31-1:
+		return a, errors.New("-scripts must be in [1, 2^31-1]")
+	case a.blocks < 0:
+		return a, errors.New("-blocks must not be negative")
+	case a.addrs < 1, a.conns < 1, a.fetchConns < 1, a.threads < 1:
+		return a, errors.New("-addrs, -conns, -fetchconns and -rpcthreads must be at least 1")
+	}
+	kinds, err := parseStores(a.store)
+	if err != nil {
+		return a, err
+	}
+	if len(kinds) != 1 {
+		return a, errors.New("-store must be sqlite or postgres (one wallet per run)")
+	}
+	a.store = kinds[0]
+	if a.blocks > 0 {
+		if err := a.spec().check(); err != nil {
+			return a, err
+		}
+		if _, _, err := a.spec().fundingPlan(); err != nil {
+			return a, err
+		}
+	}
+	return a, nil
+}
+
+// spec is the chain the settings ask for.
+func (a bigWalletArgs) spec() chainSpec {
+	return chainSpec{Version: chainVersion, Blocks: a.blocks, TxsPerBlock: a.txs, WalletEvery: a.walletEvery,
+		Scripts: a.scripts}
+}
+
+// bigWalletKey is the public half of the wallet's HD key, m/0 of a fixed
+// seed: its children are the wallet's scripts.
+func bigWalletKey() (*hdkeychain.ExtendedKey, error) {
+	master, err := hdkeychain.NewMaster(bytes.Repeat([]byte{0x51}, 32), &chaincfg.RegressionNetParams)
+	if err != nil {
+		return nil, err
+	}
+	pub, err := master.Neuter()
+	if err != nil {
+		return nil, err
+	}
+	return pub, nil
+}
+
+// walletOutput returns the P2WPKH script and address at index i of
+// wpkh(parent/0/*).
+func walletOutput(branch *hdkeychain.ExtendedKey, i uint32) ([]byte, string, error) {
+	child, err := branch.Derive(i)
+	if err != nil {
+		return nil, "", err
+	}
+	pub, err := child.ECPubKey()
+	if err != nil {
+		return nil, "", err
+	}
+	a, err := address.NewAddressWitnessPubKeyHash(address.Hash160(pub.SerializeCompressed()),
+		&chaincfg.RegressionNetParams)
+	if err != nil {
+		return nil, "", err
+	}
+	script := append([]byte{0x00, 0x14}, a.WitnessProgram()...)
+	return script, a.EncodeAddress(), nil
+}
+
+// runBigWallet measures one watch-only wallet holding one ranged
+// descriptor over [0, N-1]: the import (time, the node's peak RSS),
+// getaddressinfo on random addresses of the range beside echo, and a
+// rescan of the benchmark blocks against the raw fetch of the same
+// blocks.
+func runBigWallet(argv []string) error {
+	a, err := parseBigWalletArgs(argv)
+	if err != nil {
+		return err
+	}
+	parent, err := bigWalletKey()
+	if err != nil {
+		return err
+	}
+	branch, err := parent.Derive(0)
+	if err != nil {
+		return err
+	}
+	walletScript := func(i uint32) ([]byte, error) {
+		s, _, err := walletOutput(branch, i)
+		return s, err
+	}
+
+	// The chain first, so that the wallet is born at its tip.
+	var (
+		blocks [][]byte
+		info   chainInfo
+		node   *btcdNode
+	)
+	var daemonArgs []string
+	if a.blocks > 0 {
+		if blocks, info, err = loadChain(a.cache, a.btcd, a.spec(), walletScript); err != nil {
+			return fmt.Errorf("chain: %w", err)
+		}
+		if node, err = startBtcd(a.btcd, benchMiner().WPKH.Address); err != nil {
+			return err
+		}
+		defer node.stop()
+		t0 := time.Now()
+		if err := replayChain(node, blocks, info); err != nil {
+			return err
+		}
+		fmt.Printf("chain: %d blocks submitted to a fresh btcd in %v; benchmark blocks %d-%d, %d pay the wallet\n",
+			len(blocks), time.Since(t0).Round(time.Millisecond), info.First, info.Tip, info.WalletTxs)
+		daemonArgs = node.daemonArgs()
+	}
+
+	st := &stores{dsn: a.pgdsn}
+	defer st.close()
+	storeArgs, err := st.args(a.store)
+	if err != nil {
+		return err
+	}
+	d, err := startDaemon(a.daemon, a.threads, append(daemonArgs, storeArgs...)...)
+	if err != nil {
+		return err
+	}
+	defer d.stop()
+	wallet := "/wallet/" + bigWalletName
+
+	// The import.
+	var desc struct {
+		Descriptor string `json:"descriptor"`
+	}
+	if err := call(d.addr, "/", d.auth, "getdescriptorinfo", []any{"wpkh(" + parent.String() + "/0/*)"},
+		&desc); err != nil {
+		return err
+	}
+	if err := call(d.addr, "/", d.auth, "createwallet", []any{bigWalletName, true, true}, nil); err != nil {
+		return err
+	}
+	rssBefore, err := peakRSS(d.pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("importdescriptors %s over [0, %d] (timestamp now) on %s\n", desc.Descriptor, a.scripts-1, a.store)
+	var results []struct {
+		Success bool            `json:"success"`
+		Error   json.RawMessage `json:"error"`
+	}
+	req := []any{[]any{map[string]any{"desc": desc.Descriptor, "timestamp": "now",
+		"range": []int{0, a.scripts - 1}}}}
+	t0 := time.Now()
+	if err := call(d.addr, wallet, d.auth, "importdescriptors", req, &results); err != nil {
+		return err
+	}
+	importTime := time.Since(t0)
+	if len(results) != 1 || !results[0].Success {
+		return fmt.Errorf("importdescriptors did not succeed: %s", results[0].Error)
+	}
+	rssImport, err := peakRSS(d.pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("import            %10.1f s   node peak RSS %s (%s before the import)\n", importTime.Seconds(),
+		mib(rssImport), mib(rssBefore))
+
+	// getaddressinfo on random addresses of the range, after checking
+	// the range's ends and the index past it.
+	rng := rand.New(rand.NewPCG(uint64(a.scripts), 7))
+	for _, probe := range []struct {
+		index uint32
+		mine  bool
+	}{{0, true}, {uint32(a.scripts - 1), true}, {uint32(a.scripts), false}} {
+		_, addr, err := walletOutput(branch, probe.index)
+		if err != nil {
+			return err
+		}
+		var got struct {
+			IsMine bool `json:"ismine"`
+		}
+		if err := call(d.addr, wallet, d.auth, "getaddressinfo", []any{addr}, &got); err != nil {
+			return err
+		}
+		if got.IsMine != probe.mine {
+			return fmt.Errorf("getaddressinfo of index %d: ismine %v, want %v", probe.index, got.IsMine, probe.mine)
+		}
+	}
+	bodies := make([]string, a.addrs)
+	for i := range bodies {
+		_, addr, err := walletOutput(branch, uint32(rng.IntN(a.scripts)))
+		if err != nil {
+			return err
+		}
+		bodies[i] = fmt.Sprintf(`{"jsonrpc":"1.0","id":1,"method":"getaddressinfo","params":[%q]}`, addr)
+	}
+	fmt.Printf("getaddressinfo on %d random addresses of the range and echo, %d keep-alive connections, %v each\n",
+		a.addrs, a.conns, a.dur)
+	info1, err := measureBodies(d.addr, wallet, d.auth, bodies, a.conns, a.warm, a.dur)
+	if err != nil {
+		return fmt.Errorf("getaddressinfo: %w", err)
+	}
+	echo, err := measure(d.addr, "/", d.auth, `{"jsonrpc":"1.0","id":1,"method":"echo","params":[]}`,
+		a.conns, a.warm, a.dur)
+	if err != nil {
+		return fmt.Errorf("echo: %w", err)
+	}
+	fmt.Printf("getaddressinfo    %10.0f req/s   echo %10.0f req/s   getaddressinfo / echo %s\n", info1, echo,
+		ratio(info1, echo))
+
+	if a.blocks > 0 {
+		if err := rescanAgainstFetch(a, d, node, info); err != nil {
+			return err
+		}
+	}
+	rssEnd, err := peakRSS(d.pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("node peak RSS     %s\n", mib(rssEnd))
+	return nil
+}
+
+// rescanAgainstFetch times rescanblockchain over the benchmark blocks
+// between two raw fetches of the same blocks, checks the wallet found
+// every payment, and prints the rescan's time over the faster fetch's.
+func rescanAgainstFetch(a bigWalletArgs, d *daemon, node *btcdNode, info chainInfo) error {
+	n := info.Tip - info.First + 1
+	fetch1, err := rawFetch(node, info.First, info.Tip, a.fetchConns)
+	if err != nil {
+		return fmt.Errorf("raw fetch: %w", err)
+	}
+	var res struct {
+		Start int64 `json:"start_height"`
+		Stop  int64 `json:"stop_height"`
+	}
+	t0 := time.Now()
+	if err := call(d.addr, "/wallet/"+bigWalletName, d.auth, "rescanblockchain", []any{info.First, info.Tip},
+		&res); err != nil {
+		return fmt.Errorf("rescanblockchain: %w", err)
+	}
+	rescan := time.Since(t0)
+	if res.Start != info.First || res.Stop != info.Tip {
+		return fmt.Errorf("rescanblockchain scanned %d-%d, want %d-%d", res.Start, res.Stop, info.First, info.Tip)
+	}
+	fetch2, err := rawFetch(node, info.First, info.Tip, a.fetchConns)
+	if err != nil {
+		return fmt.Errorf("raw fetch: %w", err)
+	}
+	var wi struct {
+		TxCount int `json:"txcount"`
+	}
+	if err := call(d.addr, "/wallet/"+bigWalletName, d.auth, "getwalletinfo", nil, &wi); err != nil {
+		return err
+	}
+	if wi.TxCount != info.WalletTxs {
+		return fmt.Errorf("the rescan found %d transactions, the chain has %d paying the wallet", wi.TxCount,
+			info.WalletTxs)
+	}
+	fmt.Print(rescanReport(n, rescan, fetch1, fetch2, wi.TxCount))
+	return nil
+}
+
+// rescanReport formats the rescan's figures: blocks per second of the
+// rescan and of both fetches, and the rescan's time over the faster fetch.
+func rescanReport(blocks int64, rescan, fetch1, fetch2 time.Duration, found int) string {
+	fetch := min(fetch1, fetch2)
+	rate := func(d time.Duration) string {
+		if d <= 0 {
+			return "n/a"
+		}
+		return strconv.FormatFloat(float64(blocks)/d.Seconds(), 'f', 0, 64) + " blocks/s"
+	}
+	return fmt.Sprintf("rescanblockchain  %10.2f s   %s (%d wallet transactions found)\n", rescan.Seconds(), rate(rescan),
+		found) +
+		fmt.Sprintf("raw fetch        %6.2f s / %.2f s   %s (getblockhash and getblock 0 of each block, before / after)\n",
+			fetch1.Seconds(), fetch2.Seconds(), rate(fetch)) +
+		fmt.Sprintf("rescan / raw fetch %s (over the faster fetch)\n", ratio(rescan.Seconds(), fetch.Seconds()))
+}
+
+// rawFetch fetches the hash and the raw block of every height of [from,
+// to] from btcd as the node's chain client does (JSON-RPC batches of 500
+// hashes and of 16 blocks, conns batches in flight, each block decoded
+// from hex) and returns the time it took.
+func rawFetch(node *btcdNode, from, to int64, conns int) (time.Duration, error) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conns}}
+	defer client.CloseIdleConnections()
+	t0 := time.Now()
+	var hashCalls [][]batchCall
+	for lo := from; lo <= to; lo += 500 {
+		var calls []batchCall
+		for h := lo; h <= min(to, lo+499); h++ {
+			calls = append(calls, batchCall{Method: "getblockhash", Params: []any{h}})
+		}
+		hashCalls = append(hashCalls, calls)
+	}
+	hashReplies, err := inParallel(client, node, hashCalls, conns, nil)
+	if err != nil {
+		return 0, err
+	}
+	var blockCalls [][]batchCall
+	var calls []batchCall
+	for _, replies := range hashReplies {
+		for _, r := range replies {
+			var hash string
+			if err := json.Unmarshal(r, &hash); err != nil {
+				return 0, err
+			}
+			calls = append(calls, batchCall{Method: "getblock", Params: []any{hash, 0}})
+			if len(calls) == 16 {
+				blockCalls, calls = append(blockCalls, calls), nil
+			}
+		}
+	}
+	if len(calls) > 0 {
+		blockCalls = append(blockCalls, calls)
+	}
+	var bytesRead atomic.Int64
+	if _, err := inParallel(client, node, blockCalls, conns, func(replies []json.RawMessage) error {
+		for _, r := range replies {
+			var rawHex string
+			if err := json.Unmarshal(r, &rawHex); err != nil {
+				return err
+			}
+			raw, err := hex.DecodeString(rawHex)
+			if err != nil {
+				return err
+			}
+			bytesRead.Add(int64(len(raw)))
+		}
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	elapsed := time.Since(t0)
+	if bytesRead.Load() == 0 {
+		return 0, errors.New("no block fetched")
+	}
+	return elapsed, nil
+}
+
+// inParallel sends each batch of calls to btcd, conns at a time, and
+// returns their results in order; each, when not nil, is run on each
+// batch's results as they come, by the goroutine that fetched them.
+func inParallel(client *http.Client, node *btcdNode, batches [][]batchCall, conns int,
+	each func([]json.RawMessage) error) ([][]json.RawMessage, error) {
+	out := make([][]json.RawMessage, len(batches))
+	next := make(chan int, len(batches))
+	for i := range batches {
+		next <- i
+	}
+	close(next)
+	var g safego.Group
+	for range min(conns, len(batches)) {
+		g.Go("raw fetch", func() error {
+			for i := range next {
+				r, err := batch(client, node.addr, node.auth, batches[i])
+				if err != nil {
+					return err
+				}
+				if each != nil {
+					if err := each(r); err != nil {
+						return err
+					}
+				}
+				out[i] = r
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
