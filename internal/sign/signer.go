@@ -242,6 +242,9 @@ type txContext struct {
 	// signature while it is made (before its verification).
 	sigHashFault func([]byte) []byte
 	faults       *faults
+	// noFastVerify sends every input to the script engine (fastAccept
+	// off), for tests that compare the two.
+	noFastVerify bool
 }
 
 func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,

@@ -47,6 +47,10 @@ func (s *inputSigner) verify(scriptSig []byte, witness wire.TxWitness) error {
 		}
 	}
 
+	if s.fastAccept(scriptSig, witness) {
+		return nil
+	}
+
 	orig := s.view.TxIn[s.idx]
 	s.view.TxIn[s.idx] = &wire.TxIn{
 		PreviousOutPoint: orig.PreviousOutPoint,
