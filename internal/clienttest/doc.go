@@ -6,5 +6,6 @@
 // The tests build the CLI once per run, start the daemon through testenv on
 // a free loopback port with its data in a temporary folder, and stop it at
 // the end of each test. They are integration tests: testing.Short skips
-// them.
+// them. A client that is not installed fails its test with the command that
+// installs it (.ci/run installs them all on a fresh Debian machine).
 package clienttest

@@ -101,17 +101,18 @@ func bitcoinCoreModule() (string, error) {
 	return bitcoinCoreDir, bitcoinCoreErr
 }
 
-// requireNode returns when node and npm are on PATH. When one is missing,
-// the test fails under CI and is skipped elsewhere with what to install,
-// exactly as requireBitcoinlib does for python-bitcoinlib.
+// nodeInstallHint says how to install Node.js and npm where they are
+// missing.
+const nodeInstallHint = "this test needs Node.js and npm in PATH; on Debian run as root: " +
+	"apt-get install nodejs npm, then `make npm-bitcoin-core`"
+
+// requireNode returns when node and npm are on PATH; when one is missing
+// the test fails saying how to install them.
 func requireNode(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s not installed (%v): install Node.js and npm (Debian: apt-get install nodejs npm)", tool, err)
-			}
-			t.Skip(tool + " not installed: apt-get install nodejs npm")
+			t.Fatalf("%s is not installed (%v): %s", tool, err, nodeInstallHint)
 		}
 	}
 }
@@ -223,7 +224,8 @@ func TestNpmBitcoinCore(t *testing.T) {
 	t.Parallel()
 	module, err := bitcoinCoreModule()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%v\nthe npm bitcoin-core client %s is missing and could not be installed: run `make npm-bitcoin-core` "+
+			"(it needs npm's registry)", err, bitcoinCoreVersion)
 	}
 	cases := recordedDescriptorCases(t,
 		"gdi-tr-multi_a",
