@@ -61,6 +61,10 @@ const (
 	// (RPC_WALLET_ALREADY_LOADED, -35).
 	ErrAlreadyLoaded = ErrorKind("ErrAlreadyLoaded")
 
+	// ErrAlreadyExists is a restore into a wallet, or a wallet folder,
+	// that exists (RPC_WALLET_ALREADY_EXISTS, -36).
+	ErrAlreadyExists = ErrorKind("ErrAlreadyExists")
+
 	// ErrMisc is Core's catch-all (RPC_MISC_ERROR, -1) for failures whose
 	// message the client should see.
 	ErrMisc = ErrorKind("ErrMisc")

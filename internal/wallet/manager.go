@@ -616,10 +616,11 @@ func (m *Manager) Close() error {
 // renames it to DatabaseFile; one left over is the remnant of a crash.
 const restoreTemp = DatabaseFile + ".restoring"
 
-// Restore copies a backup file into a new wallet folder and loads it. The
-// copy is synced and renamed into place, so a crash leaves no partial
-// database; when loading fails, what the restore made is removed (the
-// folder too, when the restore created it), as Core does.
+// Restore copies a backup file into a new wallet folder and loads it. As
+// in Core, a wallet folder that exists already (even empty) is refused with
+// ErrAlreadyExists and left alone. The copy is synced and renamed into
+// place, so a crash leaves no partial database; when loading fails, the
+// folder the restore made is removed, as Core does.
 func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnStartup *bool) (*Wallet, []string, error) {
 	src, err := os.Open(backupFile)
 	if err != nil {
@@ -628,33 +629,31 @@ func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnSt
 	}
 	defer src.Close()
 	if !m.reserve(name) {
-		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+m.walletPath(name)+"'. Database already exists.")
+		return nil, nil, restoreExists(m.walletPath(name))
 	}
 	dir := m.walletPath(name)
 	dbPath := filepath.Join(dir, DatabaseFile)
 	if m.dbExists(ctx, dbPath) {
 		m.release(name)
-		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+		return nil, nil, restoreExists(dir)
 	}
 	if cat, ok := m.cfg.Opener.(Catalog); ok {
 		return m.restoreCatalog(ctx, cat, name, dir, dbPath, backupFile, loadOnStartup)
 	}
-	_, statErr := os.Stat(dir)
-	madeDir := errors.Is(statErr, fs.ErrNotExist)
-	undo := func() {
-		if madeDir {
-			os.RemoveAll(dir)
-			return
-		}
-		os.Remove(filepath.Join(dir, restoreTemp))
-		for _, suffix := range []string{"", "-wal", "-shm", ".lock"} {
-			os.Remove(dbPath + suffix)
-		}
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// The folder is made here, atomically, so that one that exists in any
+	// form is refused rather than written into.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		m.release(name)
 		return nil, nil, storageErr(err)
 	}
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		m.release(name)
+		if errors.Is(err, fs.ErrExist) {
+			return nil, nil, restoreExists(dir)
+		}
+		return nil, nil, storageErr(err)
+	}
+	undo := func() { os.RemoveAll(dir) }
 	if err := copyFileSync(dbPath, filepath.Join(dir, restoreTemp), src); err != nil {
 		undo()
 		m.release(name)
@@ -669,6 +668,12 @@ func (m *Manager) Restore(ctx context.Context, name, backupFile string, loadOnSt
 		return nil, nil, err
 	}
 	return w, warnings, nil
+}
+
+// restoreExists is restorewallet's error for a wallet folder (or, in a
+// Catalog, a wallet) that exists, in Core's words.
+func restoreExists(dir string) error {
+	return walletErr(ErrAlreadyExists, "Failed to create database path '"+dir+"'. Database already exists.")
 }
 
 // restoreCatalog is Restore into a Catalog: the catalog copies the backup

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,6 +137,40 @@ func TestCreateDefaultWalletTwice(t *testing.T) {
 	a.ok(nil, "createwallet", `[""]`, `{"name":""}`)
 	dir := filepath.Join(a.dir, "regtest", "wallets")
 	a.fails(nil, "createwallet", `[""]`, -4, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+}
+
+// TestRestoreWalletExists: restorewallet onto a wallet that exists, loaded
+// or not, or onto any folder of the wallet's name answers Core's -36 and
+// leaves what is there alone (Core's wallet_backup.py,
+// restore_wallet_existent_name).
+func TestRestoreWalletExists(t *testing.T) {
+	a := newAuditNode(t)
+	wallets := filepath.Join(a.dir, "regtest", "wallets")
+	exists := func(dir string) string {
+		return "Failed to create database path '" + dir + "'. Database already exists."
+	}
+	bak, _ := json.Marshal(filepath.Join(a.dir, "res0.bak"))
+	a.ok(nil, "createwallet", `["res0"]`, `{"name":"res0"}`)
+	a.ok(wname("res0"), "backupwallet", `[`+string(bak)+`]`, `null`)
+	a.fails(nil, "restorewallet", `["res0", `+string(bak)+`]`, -36, exists(filepath.Join(wallets, "res0")))
+	a.ok(nil, "unloadwallet", `["res0"]`, `{}`)
+	a.fails(nil, "restorewallet", `["res0", `+string(bak)+`]`, -36, exists(filepath.Join(wallets, "res0")))
+	a.ok(nil, "loadwallet", `["res0"]`, `{"name":"res0"}`)
+
+	// A folder without a wallet in it is refused too, and stays empty.
+	empty := filepath.Join(wallets, "empty")
+	if err := os.MkdirAll(empty, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	a.fails(nil, "restorewallet", `["empty", `+string(bak)+`]`, -36, exists(empty))
+	if entries, err := os.ReadDir(empty); err != nil || len(entries) != 0 {
+		t.Errorf("the refused restore wrote into the folder: %v %v", entries, err)
+	}
+	// The default wallet's folder is the wallets folder itself.
+	a.fails(nil, "restorewallet", `["", `+string(bak)+`]`, -36, exists(wallets))
+
+	// A new name restores.
+	a.ok(nil, "restorewallet", `["res1", `+string(bak)+`]`, `{"name":"res1"}`)
 }
 
 // TestMultipathKeepsHardenedSpelling: the branches of a multipath

@@ -73,6 +73,7 @@ var errTable = []errRow{
 	{Kind: wallet.ErrNotFound, Code: rpc.CodeWalletNotFound},
 	{Kind: wallet.ErrNotSpecified, Code: rpc.CodeWalletNotSpecified},
 	{Kind: wallet.ErrAlreadyLoaded, Code: rpc.CodeWalletAlreadyLoaded},
+	{Kind: wallet.ErrAlreadyExists, Code: rpc.CodeWalletAlreadyExists},
 	{Kind: wallet.ErrMisc, Code: rpc.CodeMisc},
 	{Kind: wallet.ErrEventsPruned, Code: rpc.CodeInvalidParameter},
 	// A call's context ends when its client hangs up (nobody reads the
