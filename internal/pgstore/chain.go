@@ -60,6 +60,9 @@ type TxMarks struct {
 	// transaction's inputs (zero hash: none).
 	ConflictHash   [32]byte
 	ConflictHeight int32
+	// Comment and To are sendtoaddress's and sendmany's comments
+	// (Core's mapValue "comment" and "to"), empty when not given.
+	Comment, To string
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -119,12 +122,19 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
+			conflict_hash, conflict_height, comment, comment_to FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
 			var txid, by, rep, ch []byte
 			var cheight *int32
+			var comment, to *string
 			var m TxMarks
-			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight); err != nil {
+			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to); err != nil {
 				return err
+			}
+			if comment != nil {
+				m.Comment = *comment
+			}
+			if to != nil {
+				m.To = *to
 			}
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
@@ -217,11 +227,20 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.ConflictHash != ([32]byte{}) {
 		ch, cheight = m.ConflictHash[:], m.ConflictHeight
 	}
+	var comment, to any
+	if m.Comment != "" {
+		comment = m.Comment
+	}
+	if m.To != "" {
+		to = m.To
+	}
 	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (wallet_id, txid) DO UPDATE SET
+		conflict_hash, conflict_height, comment, comment_to) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		ON CONFLICT (wallet_id, txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
-		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height`,
-		txid[:], m.Abandoned, by, rep, ch, cheight)
+		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
+		comment = excluded.comment, comment_to = excluded.comment_to`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, comment, to)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

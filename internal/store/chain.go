@@ -65,6 +65,10 @@ type TxMarks struct {
 	// transaction's inputs (zero hash: none).
 	ConflictHash   [32]byte
 	ConflictHeight int32
+	// Comment and To are the comment and comment_to given to
+	// sendtoaddress or sendmany (Core's mapValue "comment" and "to"),
+	// empty when not given.
+	Comment, To string
 }
 
 // IsZero reports whether m records nothing.
@@ -122,13 +126,15 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height FROM wallet_tx_marks`, func(rows *sql.Rows) error {
+			conflict_hash, conflict_height, comment, comment_to FROM wallet_tx_marks`, func(rows *sql.Rows) error {
 			var id, by, rep, ch []byte
 			var cheight sql.NullInt64
+			var comment, to sql.NullString
 			var m TxMarks
-			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight); err != nil {
+			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to); err != nil {
 				return err
 			}
+			m.Comment, m.To = comment.String, to.String
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
 			if len(ch) == 32 && cheight.Valid {
@@ -222,10 +228,19 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 		ch, cheight = m.ConflictHash[:], m.ConflictHeight
 	}
 	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
+		conflict_hash, conflict_height, comment, comment_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
-		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height`,
-		txid[:], m.Abandoned, by, rep, ch, cheight)
+		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
+		comment = excluded.comment, comment_to = excluded.comment_to`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, nullString(m.Comment), nullString(m.To))
+}
+
+// nullString is s, or NULL when it is empty.
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // SetRecentBlocks replaces the recorded chain state.

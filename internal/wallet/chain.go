@@ -531,6 +531,12 @@ func (w *Wallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 // descriptors move their next index past the used one and top the key pool
 // up; an active receive descriptor also labels the addresses up to it "".
 func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int) error {
+	return w.connect(ctx, blk, txs, indexes, nil)
+}
+
+// connect is BlockConnected; comments are those of the wallet's own
+// transactions (CommitTx), written with their records when they are new.
+func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}
@@ -628,7 +634,9 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)...)
 	}
 	transitions := c.conflictTransitions(recTxs, blk)
-	// Abandonment ends when the transaction is seen again.
+	// Abandonment ends when the transaction is seen again. unabandon
+	// holds every change of marks to write (also the conflicts and
+	// comments below).
 	unabandon := map[chainhash.Hash]TxMarks{}
 	for _, wt := range back {
 		if wt.marks.Abandoned {
@@ -642,6 +650,15 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 			m := old.marks
 			m.Abandoned = false
 			unabandon[old.txid] = m
+		}
+	}
+	// The wallet's own new transaction gets its comments.
+	for _, r := range recs {
+		id := chainhash.Hash(r.TxID)
+		if cm, ok := comments[id]; ok {
+			if _, known := c.txs[id]; !known {
+				unabandon[id] = TxMarks{Comment: cm.Comment, To: cm.To}
+			}
 		}
 	}
 	// A block transaction the wallet does not record that spends an

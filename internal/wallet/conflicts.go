@@ -32,6 +32,17 @@ type TxMarks struct {
 	// do not show (zero hash: none).
 	ConflictHash   [32]byte
 	ConflictHeight int32
+	// Comment and To are the comments the wallet's own transaction was
+	// made with (TxComments).
+	Comment, To string
+}
+
+// TxComments are the comment and comment_to of sendtoaddress and
+// sendmany: Core's mapValue "comment" and "to", kept with the transaction
+// and shown by gettransaction, listtransactions and listsinceblock. Empty
+// strings are not stored.
+type TxComments struct {
+	Comment, To string
 }
 
 // TransitionKind names a change of a transaction's state.
@@ -480,6 +491,9 @@ func (w *Wallet) MarkReplaced(ctx context.Context, original, replacement chainha
 	om, rm := o.marks, r.marks
 	om.ReplacedBy = replacement
 	rm.Replaces = original
+	// The replacement keeps the original's comments (Core copies its
+	// mapValue).
+	rm.Comment, rm.To = om.Comment, om.To
 	ts := []TxTransition{{Kind: TransitionReplaced, TxID: original, By: replacement, Height: -1}}
 	now := time.Now().Unix()
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {

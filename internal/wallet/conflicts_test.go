@@ -34,14 +34,14 @@ func TestConflictStates(t *testing.T) {
 	orig.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
 	orig.AddTxOut(wire.NewTxOut(6000, other))
 	orig.AddTxOut(wire.NewTxOut(3000, spk))
-	if err := w.CommitTx(ctx, orig); err != nil {
+	if err := w.CommitTx(ctx, orig, wallet.TxComments{}); err != nil {
 		t.Fatal(err)
 	}
 	bump := wire.NewMsgTx(2)
 	bump.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
 	bump.AddTxOut(wire.NewTxOut(6000, other))
 	bump.AddTxOut(wire.NewTxOut(2000, spk))
-	if err := w.CommitTx(ctx, bump); err != nil {
+	if err := w.CommitTx(ctx, bump, wallet.TxComments{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.MarkReplaced(ctx, orig.TxHash(), bump.TxHash()); err != nil {

@@ -350,11 +350,11 @@ func TestTransitionEvents(t *testing.T) {
 		}
 	}
 	must(w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{10}}, []*wire.MsgTx{fund}, nil))
-	must(w.CommitTx(ctx, orig))
-	must(w.CommitTx(ctx, bump))
+	must(w.CommitTx(ctx, orig, wallet.TxComments{}))
+	must(w.CommitTx(ctx, bump, wallet.TxComments{}))
 	must(w.MarkReplaced(ctx, orig.TxHash(), bump.TxHash()))
 	must(w.BlockConnected(ctx, wallet.BlockInfo{Height: 11, Hash: chainhash.Hash{11}}, []*wire.MsgTx{bump}, nil))
-	must(w.CommitTx(ctx, lone))
+	must(w.CommitTx(ctx, lone, wallet.TxComments{}))
 	must(w.AbandonTransaction(ctx, lone.TxHash(), func(chainhash.Hash) bool { return false }))
 
 	evs, err := w.Events(ctx, 0, 100)

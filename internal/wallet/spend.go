@@ -200,8 +200,9 @@ func (w *Wallet) TipHeight(ctx context.Context) int32 {
 
 // CommitTx records a transaction the wallet made, unconfirmed, before it is
 // relayed (Core's CommitTransaction): its inputs are spent from then on,
-// and it stays while the backend's mempool has not shown it yet.
-func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx) error {
+// and it stays while the backend's mempool has not shown it yet. Its
+// comments are written with it, in the same store transaction.
+func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx, comments TxComments) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}
@@ -212,7 +213,11 @@ func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx) error {
 	}
 	c.committed[tx.TxHash()] = true
 	c.mu.Unlock()
-	if err := w.MempoolTxs(ctx, []*wire.MsgTx{tx}); err != nil {
+	var notes map[chainhash.Hash]TxComments
+	if comments != (TxComments{}) {
+		notes = map[chainhash.Hash]TxComments{tx.TxHash(): comments}
+	}
+	if err := w.connect(ctx, BlockInfo{Height: -1}, []*wire.MsgTx{tx}, nil, notes); err != nil {
 		return err
 	}
 	// The wallet's mempool transactions it conflicts with leave the

@@ -30,7 +30,7 @@ func TestCommitTxKeptUntilSeen(t *testing.T) {
 	spend := wire.NewMsgTx(2)
 	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
 	spend.AddTxOut(wire.NewTxOut(4000, spk))
-	if err := w.CommitTx(ctx, spend); err != nil {
+	if err := w.CommitTx(ctx, spend, wallet.TxComments{}); err != nil {
 		t.Fatal(err)
 	}
 	coins := func() map[wire.OutPoint]bool {

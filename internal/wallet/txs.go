@@ -64,6 +64,8 @@ type TxInfo struct {
 	Abandoned bool
 	// ReplacedBy and Replaces are bumpfee's links, nil when unset.
 	ReplacedBy, Replaces *chainhash.Hash
+	// Comment and To are the comments it was sent with, empty for none.
+	Comment, To string
 	// Tx is the transaction itself, shared with the wallet: read only.
 	Tx *wire.MsgTx
 }
@@ -398,7 +400,8 @@ func (w *Wallet) txInfo(wt *walletTx, tip int32) TxInfo {
 	depth := w.chain.depth(wt, tip)
 	in := TxInfo{Confirmations: depth, Generated: wt.coinbase, TxID: wt.txid,
 		WTxID: wt.tx.WitnessHash(), TimeReceived: wt.rec.TimeReceived, Time: wt.rec.TimeSmart, Tx: wt.tx,
-		WalletConflicts: w.chain.conflicts(wt), MempoolConflicts: wt.mempoolConflicts, Abandoned: wt.abandoned()}
+		WalletConflicts: w.chain.conflicts(wt), MempoolConflicts: wt.mempoolConflicts, Abandoned: wt.abandoned(),
+		Comment: wt.marks.Comment, To: wt.marks.To}
 	if wt.marks.ReplacedBy != [32]byte{} {
 		h := chainhash.Hash(wt.marks.ReplacedBy)
 		in.ReplacedBy = &h

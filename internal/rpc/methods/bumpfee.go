@@ -561,7 +561,7 @@ func newBumpFee(d *Deps, wantPSBT bool) *rpc.Method {
 				}
 				return nil, err
 			}
-			if err := commitTransaction(ctx, d, w, signed); err != nil {
+			if err := commitTransaction(ctx, d, w, signed, wallet.TxComments{}); err != nil {
 				return nil, err
 			}
 			newID := signed.TxHash()

@@ -83,6 +83,9 @@ type fundRequest struct {
 	// avoidPartialSpends forces grouping by address (Core's coin
 	// control flag; the wallet option and avoid_reuse also set it).
 	avoidPartialSpends bool
+	// comments are sendtoaddress's and sendmany's, kept with the
+	// transaction.
+	comments wallet.TxComments
 }
 
 // newFundRequest is a request with Core's CCoinControl defaults.

@@ -39,10 +39,12 @@ type txJSON struct {
 	Time            int64    `json:"time"`
 	TimeReceived    int64    `json:"timereceived"`
 	Replaceable     string   `json:"bip125-replaceable"`
-	// ReplacedBy and Replaces are bumpfee's links (Core's mapValue,
-	// written in its key order).
+	// Comment, ReplacedBy, Replaces and To are Core's mapValue, written
+	// in its key order: the send's comment, bumpfee's links, comment_to.
+	Comment    string `json:"comment,omitempty"`
 	ReplacedBy string `json:"replaced_by_txid,omitempty"`
 	Replaces   string `json:"replaces_txid,omitempty"`
+	To         string `json:"to,omitempty"`
 }
 
 // toTxJSON builds the transaction fields; rbf answers bip125-replaceable
@@ -50,7 +52,8 @@ type txJSON struct {
 func toTxJSON(in wallet.TxInfo, rbf *rbfCheck) *txJSON {
 	t := &txJSON{Confirmations: in.Confirmations, Generated: in.Generated, Trusted: in.Trusted,
 		TxID: in.TxID.String(), WTxID: in.WTxID.String(), WalletConflicts: []string{},
-		MempoolConflict: hashStrings(in.MempoolConflicts), Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no"}
+		MempoolConflict: hashStrings(in.MempoolConflicts), Time: in.Time, TimeReceived: in.TimeReceived, Replaceable: "no",
+		Comment: in.Comment, To: in.To}
 	t.WalletConflicts = hashStrings(in.WalletConflicts)
 	if in.ReplacedBy != nil {
 		t.ReplacedBy = in.ReplacedBy.String()

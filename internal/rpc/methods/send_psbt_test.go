@@ -12,6 +12,7 @@ import (
 
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
 	"github.com/descwallet/descwallet/psbt"
 )
 
@@ -19,8 +20,14 @@ import (
 // coin of 1 BTC on a bech32 (wpkh) and one on a bech32m (tr) address.
 func fundedNode(t *testing.T) *bumpNode {
 	t.Helper()
+	return fundedNodeOn(t, t.TempDir(), walletdb.Opener{})
+}
+
+// fundedNodeOn is fundedNode over dir with the wallets on opener's store.
+func fundedNodeOn(t *testing.T, dir string, opener wallet.Opener) *bumpNode {
+	t.Helper()
 	ctx := context.Background()
-	n := newSpendNode(t, t.TempDir())
+	n := newOptionsNodeOn(t, dir, map[string]string{"fallbackfee": "0.0001"}, nil, opener)
 	t.Cleanup(func() { n.mgr.Close() })
 	n.rawCallPath("/", "createwallet", json.RawMessage(`["w"]`))
 	w, ok := n.mgr.Get("w")

@@ -191,7 +191,7 @@ func finishTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, o *option
 		}
 		res.TxID = final.TxHash().String()
 		if addToWallet && !psbtOptIn {
-			if err := commitTransaction(ctx, d, w, final); err != nil {
+			if err := commitTransaction(ctx, d, w, final, wallet.TxComments{}); err != nil {
 				return nil, err
 			}
 		} else {

@@ -129,9 +129,10 @@ func newSendToAddress(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			for _, i := range []int{2, 3} {
-				if req.Has(i) {
-					if _, err := req.String(i); err != nil {
+			var comments wallet.TxComments
+			for i, c := range []*string{&comments.Comment, &comments.To} {
+				if req.Has(2 + i) {
+					if *c, err = req.String(2 + i); err != nil {
 						return nil, err
 					}
 				}
@@ -165,7 +166,7 @@ func newSendToAddress(d *Deps) *rpc.Method {
 				return nil, err
 			}
 			fr := newFundRequest(w)
-			fr.recipients, fr.fee, fr.avoidReuse = rs[:1], fee, avoidReuse
+			fr.recipients, fr.fee, fr.avoidReuse, fr.comments = rs[:1], fee, avoidReuse, comments
 			return sendMoney(ctx, d, w, fr, verbose)
 		},
 	}
@@ -209,8 +210,9 @@ func newSendMany(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, rpc.TypeError(rpc.JSONType(req.Arg(1)), "object")
 			}
+			var comments wallet.TxComments
 			if req.Has(3) {
-				if _, err := req.String(3); err != nil {
+				if comments.Comment, err = req.String(3); err != nil {
 					return nil, err
 				}
 			}
@@ -240,6 +242,7 @@ func newSendMany(d *Deps) *rpc.Method {
 			// sendmany honours avoid_reuse through the wallet flag.
 			fr := newFundRequest(w)
 			fr.recipients, fr.fee, fr.avoidReuse = rs, fee, w.FlagSet(wallet.FlagAvoidReuse)
+			fr.comments = comments
 			return sendMoney(ctx, d, w, fr, verbose)
 		},
 	}

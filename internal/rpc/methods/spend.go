@@ -88,8 +88,8 @@ func signWithWallet(ctx context.Context, w *wallet.Wallet, tx *wire.MsgTx) (*wir
 // transaction at once (its inputs are spent from then on), then the
 // backend relays it; as in Core a relay failure is logged and the
 // transaction stays in the wallet.
-func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.MsgTx) error {
-	if err := w.CommitTx(ctx, tx); err != nil {
+func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.MsgTx, comments wallet.TxComments) error {
+	if err := w.CommitTx(ctx, tx, comments); err != nil {
 		return MapError(err)
 	}
 	if !w.Options().WalletBroadcast {
@@ -107,7 +107,8 @@ func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.
 	return nil
 }
 
-// sendMoney is Core's SendMoney for sendtoaddress and sendmany.
+// sendMoney is Core's SendMoney for sendtoaddress and sendmany: the
+// transaction is recorded with fr.comments.
 func sendMoney(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest, verbose bool) (any, error) {
 	if err := w.EnsureUnlocked(); err != nil {
 		return nil, MapError(err)
@@ -126,7 +127,7 @@ func sendMoney(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest, 
 	if err != nil {
 		return nil, err
 	}
-	if err := commitTransaction(ctx, d, w, signed); err != nil {
+	if err := commitTransaction(ctx, d, w, signed, fr.comments); err != nil {
 		return nil, err
 	}
 	txid := signed.TxHash().String()
