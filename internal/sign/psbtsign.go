@@ -145,24 +145,45 @@ func (ps *PSBTSigner) newPSBTContext(p *psbt.Packet, hashType txscript.SigHashTy
 // finalized is signed with sighash (nil: DEFAULT for taproot inputs, ALL
 // for the others), finalized when complete and finalize is set; then every
 // output is updated (UpdatePSBTOutput) and needless non-witness UTXOs are
-// dropped (RemoveUnnecessaryTransactions). It fails only with
-// ErrSighashMismatch.
+// dropped (RemoveUnnecessaryTransactions). It fails with
+// ErrSighashMismatch, or with a *safego.PanicError should signing an input
+// panic.
+//
+// The inputs are signed in chunks as SignTransaction signs them: the
+// single-key inputs of a chunk first as one batch, then each input through
+// Core's steps, which take those signatures.
 func (ps *PSBTSigner) SignPSBT(p *psbt.Packet, sighash *uint32, finalize bool) error {
+	return ps.signPSBT(p, sighash, finalize, nil)
+}
+
+// signPSBT is SignPSBT; a test may look at or set the context through
+// hook before anything is signed.
+func (ps *PSBTSigner) signPSBT(p *psbt.Packet, sighash *uint32, finalize bool, hook func(*psbtContext)) error {
 	ht := SigHashDefault
 	if sighash != nil {
 		ht = txscript.SigHashType(*sighash)
 	}
 	ctx := ps.newPSBTContext(p, ht)
+	if hook != nil {
+		hook(ctx)
+	}
 	errs := make([]error, len(p.Inputs))
-	parallelWorkers(len(p.Inputs), func() func(int) {
-		view := ctx.newView()
-		return func(i int) {
-			if p.Inputs[i].IsFinalized() {
-				return
-			}
-			_, _, errs[i] = ctx.signInputPSBT(i, view, sighash, finalize)
+	// The single-key inputs of each chunk are signed ahead as one batch,
+	// as for a transaction, except those whose signature will not be made
+	// here: final inputs and inputs that already hold partial signatures
+	// (one of them may be the key's, which Core reuses).
+	skip := func(i int) bool {
+		in := &p.Inputs[i]
+		return in.IsFinalized() || len(in.PartialSigs) > 0
+	}
+	if err := ctx.inChunks(skip, func(i int, view *wire.MsgTx) {
+		if p.Inputs[i].IsFinalized() {
+			return
 		}
-	})
+		_, _, errs[i] = ctx.signInputPSBT(i, view, sighash, finalize)
+	}); err != nil {
+		return err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return err

@@ -92,31 +92,8 @@ func (ctx *txContext) run() ([]InputError, error) {
 	tx := ctx.tx
 	n := len(tx.TxIn)
 	results := make([]inputResult, n)
-	ctx.presigned = make([]presig, n)
-
-	chunk := n
-	if n > parallelThreshold {
-		chunk = max(8, (n+4*runtime.GOMAXPROCS(0)-1)/(4*runtime.GOMAXPROCS(0)))
-	}
-	chunks := 0
-	if n > 0 {
-		chunks = (n + chunk - 1) / chunk
-	}
-	if err := runWorkers(chunks, n > parallelThreshold, func() func(int) {
-		view := ctx.newView()
-		return func(c int) {
-			lo, hi := c*chunk, min(n, (c+1)*chunk)
-			if ctx.done != nil && ctx.done.Err() != nil {
-				return
-			}
-			ctx.presign(lo, hi)
-			for i := lo; i < hi; i++ {
-				if ctx.done != nil && ctx.done.Err() != nil {
-					return
-				}
-				results[i] = ctx.signInput(i, view)
-			}
-		}
+	if err := ctx.inChunks(nil, func(i int, view *wire.MsgTx) {
+		results[i] = ctx.signInput(i, view)
 	}); err != nil {
 		return nil, err
 	}
@@ -143,6 +120,41 @@ func (ctx *txContext) run() ([]InputError, error) {
 		}
 	}
 	return errs, nil
+}
+
+// inChunks runs sign(i, view) for every input i, in chunks of inputs
+// (on several goroutines when there are many), each chunk's single-key
+// inputs signed first as one batch (presign) unless skip(i) says the input
+// is not to be signed ahead; view is the worker's own view of the
+// transaction (newView). Once the caller's context ends, no further input
+// is signed.
+func (ctx *txContext) inChunks(skip func(int) bool, sign func(i int, view *wire.MsgTx)) error {
+	n := len(ctx.tx.TxIn)
+	ctx.presigned = make([]presig, n)
+	chunk := n
+	if n > parallelThreshold {
+		chunk = max(8, (n+4*runtime.GOMAXPROCS(0)-1)/(4*runtime.GOMAXPROCS(0)))
+	}
+	chunks := 0
+	if n > 0 {
+		chunks = (n + chunk - 1) / chunk
+	}
+	return runWorkers(chunks, n > parallelThreshold, func() func(int) {
+		view := ctx.newView()
+		return func(c int) {
+			lo, hi := c*chunk, min(n, (c+1)*chunk)
+			if ctx.done != nil && ctx.done.Err() != nil {
+				return
+			}
+			ctx.presign(lo, hi, skip)
+			for i := lo; i < hi; i++ {
+				if ctx.done != nil && ctx.done.Err() != nil {
+					return
+				}
+				sign(i, view)
+			}
+		}
+	})
 }
 
 // parallelFor runs f(0) .. f(n-1), on GOMAXPROCS goroutines when n is
@@ -243,8 +255,10 @@ type txContext struct {
 	sigHashFault func([]byte) []byte
 	faults       *faults
 	// noFastVerify sends every input to the script engine (fastAccept
-	// off), for tests that compare the two.
+	// off), and noPresign signs every input alone (presign off), for tests
+	// that compare the two ways.
 	noFastVerify bool
+	noPresign    bool
 }
 
 func newTxContext(tx *wire.MsgTx, coins map[wire.OutPoint]*Coin,
@@ -306,8 +320,13 @@ type presig struct {
 // by that key over that very hash, which it does for these inputs;
 // anything else is signed there as before. The signatures are the ones
 // createSig would make (the same deterministic computation), each
-// verified with its public key before it is recorded.
-func (ctx *txContext) presign(lo, hi int) {
+// verified with its public key before it is recorded. Inputs for which
+// skip (if not nil) is true are left out: the PSBT signer leaves out
+// those whose signature it will not make.
+func (ctx *txContext) presign(lo, hi int, skip func(int) bool) {
+	if ctx.noPresign {
+		return
+	}
 	ht := ctx.hashType
 	if ht == SigHashDefault {
 		ht = txscript.SigHashAll
@@ -318,7 +337,7 @@ func (ctx *txContext) presign(lo, hi int) {
 	for i := lo; i < hi; i++ {
 		coin, in := ctx.coins[i], ctx.tx.TxIn[i]
 		if coin == nil || len(in.SignatureScript) != 0 || len(in.Witness) != 0 ||
-			(ctx.single && i >= len(ctx.tx.TxOut)) {
+			(ctx.single && i >= len(ctx.tx.TxOut)) || (skip != nil && skip(i)) {
 			continue
 		}
 		pk := coin.PkScript
