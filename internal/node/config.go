@@ -656,7 +656,8 @@ Wallets:
   -eventretention=<n>|<age>[,...]
                         keep the newest n events of each wallet's event log,
                         or those younger than age (30d; s, m, h, d, w), or
-                        both limits (default: keep every event)
+                        both limits (default: keep every event); never
+                        prunes what an -eventwebhook has not acknowledged
   -walletdb=sqlite|postgres://<user>:<password>@<host>:<port>/<database>
                         where wallets are kept: one SQLite file per wallet
                         in the wallets folder (default), or a PostgreSQL

@@ -195,8 +195,6 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	for name, err := range n.wlt.LoadStartup(ctx, cfg.Wallet.Load) {
 		n.logs.Logger(SubWallet).Error("wallet not loaded", "wallet", name, "err", err)
 	}
-	n.startPruner(cfg.Wallet.EventRetention)
-
 	deps := &methods.Deps{
 		Net:       cfg.Network.Params,
 		Stop:      n.RequestStop,
@@ -222,6 +220,8 @@ func (n *Node) Start(ctx context.Context) (err error) {
 			return err
 		}
 	}
+	// Pruning keeps what a webhook has not acknowledged.
+	n.startPruner(cfg.Wallet.EventRetention, n.hooks.Targets())
 	n.srv, err = rpc.NewServer(rpc.Config{
 		Methods:     methods.All(deps),
 		Auth:        auth,

@@ -63,8 +63,10 @@ func eventRetention(v string) (wallet.EventRetention, error) {
 }
 
 // startPruner prunes the event log of every loaded wallet in the
-// background until the node stops, once at start and then at intervals.
-func (n *Node) startPruner(r wallet.EventRetention) {
+// background until the node stops, once at start and then at intervals,
+// never past what a delivery target of held (the webhooks) has
+// acknowledged.
+func (n *Node) startPruner(r wallet.EventRetention, held []string) {
 	if r.Count <= 0 && r.Age <= 0 {
 		return
 	}
@@ -86,7 +88,7 @@ func (n *Node) startPruner(r wallet.EventRetention) {
 				if !ok {
 					continue
 				}
-				removed, err := w.PruneEvents(ctx, r, time.Now().Unix())
+				removed, err := w.PruneEvents(ctx, r, time.Now().Unix(), held)
 				switch {
 				case err != nil && !w.Closed():
 					log.Warn("pruning the event log failed", "wallet", name, "err", err)

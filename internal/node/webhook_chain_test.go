@@ -232,3 +232,74 @@ func TestWebhookChain(t *testing.T) {
 		t.Error("failed deliveries not logged")
 	}
 }
+
+// TestRetentionKeepsUndelivered: with a retention of one event and a
+// webhook endpoint that is down, pruning runs many times and removes
+// nothing the endpoint has not acknowledged; once the endpoint is up it
+// receives every event, and only then does pruning remove them.
+func TestRetentionKeepsUndelivered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts btcd and the daemon")
+	}
+	t.Parallel()
+	n := testenv.StartBtcd(t, nil)
+	port, err := testenv.FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "retention secret"
+	// An age of one second prunes every 250 ms.
+	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
+		"-chainrpcconnect=" + n.RPCAddr, "-chainrpcuser=" + n.User, "-chainrpcpassword=" + n.Pass, "-chainpoll=50",
+		"-eventretention=1,1s", "-eventwebhook=http://127.0.0.1:" + strconv.Itoa(port) + "/hook",
+		"-eventwebhooksecret=" + secret}})
+	wa, spk := newWalletAddr(t, d, "a")
+	n.Fund(wire.NewTxOut(10_000, spk))
+	n.Fund(wire.NewTxOut(20_000, spk))
+	n.Generate(1)
+	var before []json.RawMessage
+	testenv.Eventually(t, 30*time.Second, func() error {
+		before = nil
+		if err := wa.CallResult(&before, "listwalletevents", 0, 100); err != nil || len(before) != 4 {
+			return fmt.Errorf("wallet a has %d events (%v)", len(before), err)
+		}
+		return nil
+	})
+	// Well past the retention age, with the endpoint still down: the log
+	// is whole.
+	time.Sleep(2 * time.Second)
+	var kept []json.RawMessage
+	if err := wa.CallResult(&kept, "listwalletevents", 0, 100); err != nil || len(kept) != 4 {
+		t.Fatalf("with the webhook down, retention left %d events (%v)", len(kept), err)
+	}
+
+	rcv := &hookReceiver{t: t, secret: []byte(secret),
+		evs: map[string][]json.RawMessage{}, seen: map[string]map[int64]int{}}
+	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: rcv}
+	go srv.Serve(l)
+	defer srv.Close()
+	testenv.Eventually(t, 60*time.Second, func() error {
+		got := rcv.events("a")
+		if len(got) != len(before) {
+			return fmt.Errorf("webhook got %d events, want %d", len(got), len(before))
+		}
+		for i := range got {
+			if string(got[i]) != string(before[i]) {
+				return fmt.Errorf("event %d: webhook %s, listed %s", i, got[i], before[i])
+			}
+		}
+		return nil
+	})
+	// Acknowledged: retention now removes all but the newest.
+	testenv.Eventually(t, 30*time.Second, func() error {
+		_, err := wa.Call("listwalletevents", 0, 100)
+		if err == nil || !strings.Contains(err.Error(), "events through cursor 3 were removed") {
+			return fmt.Errorf("after the acknowledgement: %v", err)
+		}
+		return nil
+	})
+}

@@ -342,10 +342,12 @@ func eventsPruned(ctx context.Context, q interface {
 
 // PruneEvents removes the oldest events: all but the newest keep when keep
 // is above 0, and those older than the first event written at or after
-// before (UNIX seconds) when before is above 0; the newest event always
-// stays. Only a prefix of the log is removed. It returns the highest cursor
-// removed so far (0 when none) and how many this call removed.
-func (t *Tx) PruneEvents(keep, before int64) (through, removed int64, err error) {
+// before (UNIX seconds) when before is above 0, but never one that a
+// delivery target of held has not acknowledged (one with no acknowledged
+// cursor holds the whole log); the newest event always stays. Only a
+// prefix of the log is removed. It returns the highest cursor removed so
+// far (0 when none) and how many this call removed.
+func (t *Tx) PruneEvents(keep, before int64, held []string) (through, removed int64, err error) {
 	if through, err = eventsPruned(t.ctx, t.tx, t.wid); err != nil {
 		return 0, 0, err
 	}
@@ -375,6 +377,18 @@ func (t *Tx) PruneEvents(keep, before int64) (through, removed int64, err error)
 		}
 	}
 	cut = min(cut, *last-1)
+	for _, target := range held {
+		if cut <= through {
+			break
+		}
+		var acked int64
+		err := t.tx.QueryRow(t.ctx, "SELECT cursor FROM event_deliveries WHERE wallet_id = $1 AND target = $2",
+			t.wid, target).Scan(&acked)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return 0, 0, storeErr(ErrDatabase, "read delivery cursor", err)
+		}
+		cut = min(cut, acked)
+	}
 	if cut <= through {
 		return through, 0, nil
 	}

@@ -718,7 +718,7 @@ func TestPruneEvents(t *testing.T) {
 		var through, removed int64
 		err := s.Update(ctx, func(tx *Tx) error {
 			var err error
-			through, removed, err = tx.PruneEvents(keep, before)
+			through, removed, err = tx.PruneEvents(keep, before, nil)
 			return err
 		})
 		if err != nil {
@@ -740,5 +740,49 @@ func TestPruneEvents(t *testing.T) {
 	}
 	if evs, pruned, err := stores[1].Events(ctx, 0, 100); err != nil || pruned != 0 || len(evs) != 10 {
 		t.Errorf("the other wallet: %d events, pruned %d, %v", len(evs), pruned, err)
+	}
+
+	// Delivery targets hold what they have not acknowledged: one that
+	// acknowledged nothing holds the whole log, the lowest acknowledged
+	// cursor bounds the rest, and another wallet's cursor for the same
+	// target counts only for that wallet.
+	o := stores[1]
+	const a, b = "http://127.0.0.1:1/a", "http://127.0.0.1:1/b"
+	pruneHeld := func(keep int64, held ...string) (int64, int64) {
+		t.Helper()
+		var through, removed int64
+		err := o.Update(ctx, func(tx *Tx) error {
+			var err error
+			through, removed, err = tx.PruneEvents(keep, 0, held)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return through, removed
+	}
+	if err := s.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	if th, n := pruneHeld(2, a, b); th != 0 || n != 0 {
+		t.Errorf("nothing acknowledged in this wallet: through %d removed %d", th, n)
+	}
+	if err := o.SetDeliveryCursor(ctx, a, 6, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	if err := o.SetDeliveryCursor(ctx, b, 3, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	if th, n := pruneHeld(2, a, b); th != 3 || n != 3 {
+		t.Errorf("b at 3: through %d removed %d", th, n)
+	}
+	if err := o.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	if th, n := pruneHeld(2, a, b); th != 6 || n != 3 {
+		t.Errorf("a at 6: through %d removed %d", th, n)
+	}
+	if th, n := pruneHeld(3, b); th != 7 || n != 1 {
+		t.Errorf("keep 3, b at 9: through %d removed %d", th, n)
 	}
 }

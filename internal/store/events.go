@@ -107,13 +107,15 @@ func eventsPruned(ctx context.Context, q interface {
 
 // PruneEvents removes the oldest events: all but the newest keep cursors
 // when keep is above 0, and those older than the first event written at
-// or after before (UNIX seconds) when before is above 0. Only a prefix of
-// the log is ever removed, so that a cursor is either kept with all that
-// follow it or older than everything kept; the newest event always stays,
-// so that a copy of the log (backupwallet) goes on after its cursor. It
-// returns the highest cursor removed so far (0 when none) and how many
-// events this call removed.
-func (t *Tx) PruneEvents(keep, before int64) (through int64, removed int64, err error) {
+// or after before (UNIX seconds) when before is above 0, but never one
+// that a delivery target of held has not acknowledged (one with no
+// acknowledged cursor holds the whole log). Only a prefix of the log is
+// ever removed, so that a cursor is either kept with all that follow it or
+// older than everything kept; the newest event always stays, so that a
+// copy of the log (backupwallet) goes on after its cursor. It returns the
+// highest cursor removed so far (0 when none) and how many events this call
+// removed.
+func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, removed int64, err error) {
 	if through, err = eventsPruned(t.ctx, t.tx); err != nil {
 		return 0, 0, err
 	}
@@ -144,6 +146,17 @@ func (t *Tx) PruneEvents(keep, before int64) (through int64, removed int64, err 
 		}
 	}
 	cut = min(cut, last.Int64-1)
+	for _, target := range held {
+		if cut <= through {
+			break
+		}
+		var acked int64
+		err := t.tx.QueryRowContext(t.ctx, "SELECT cursor FROM event_deliveries WHERE target = ?", target).Scan(&acked)
+		if err != nil && err != sql.ErrNoRows {
+			return 0, 0, storeErr(ErrDatabase, "read delivery cursor", err)
+		}
+		cut = min(cut, acked)
+	}
 	if cut <= through {
 		return through, 0, nil
 	}

@@ -107,7 +107,7 @@ func TestPruneEvents(t *testing.T) {
 		var through, removed int64
 		err := s.Update(ctx, func(tx *Tx) error {
 			var err error
-			through, removed, err = tx.PruneEvents(keep, before)
+			through, removed, err = tx.PruneEvents(keep, before, nil)
 			return err
 		})
 		if err != nil {
@@ -160,5 +160,77 @@ func TestPruneEvents(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPruneEventsHeldByDeliveries: retention never removes an event a
+// delivery target has not acknowledged; one that acknowledged nothing
+// holds the whole log, and targets not named (a webhook no longer
+// configured) hold nothing.
+func TestPruneEventsHeldByDeliveries(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.Update(ctx, func(tx *Tx) error {
+		for i := range 10 {
+			if _, err := tx.AppendEvent(Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1,
+				Time: int64(100 + i)}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const a, b, gone = "http://127.0.0.1:1/a", "http://127.0.0.1:1/b", "http://127.0.0.1:1/gone"
+	prune := func(keep int64, held ...string) (int64, int64) {
+		t.Helper()
+		var through, removed int64
+		err := s.Update(ctx, func(tx *Tx) error {
+			var err error
+			through, removed, err = tx.PruneEvents(keep, 0, held)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return through, removed
+	}
+	if err := s.SetDeliveryCursor(ctx, gone, 1, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	// b never acknowledged: nothing goes.
+	if th, n := prune(2, a, b); th != 0 || n != 0 {
+		t.Errorf("b acknowledged nothing: through %d removed %d", th, n)
+	}
+	if err := s.SetDeliveryCursor(ctx, a, 6, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDeliveryCursor(ctx, b, 3, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	// Up to the lowest acknowledged cursor, b's.
+	if th, n := prune(2, a, b); th != 3 || n != 3 {
+		t.Errorf("b at 3: through %d removed %d", th, n)
+	}
+	if err := s.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	// Now a's 6 bounds it, below the count's 8.
+	if th, n := prune(2, a, b); th != 6 || n != 3 {
+		t.Errorf("a at 6: through %d removed %d", th, n)
+	}
+	// The retention bound when it is the lower one; the target that is
+	// no longer named holds nothing.
+	if th, n := prune(3, b); th != 7 || n != 1 {
+		t.Errorf("keep 3, b at 9: through %d removed %d", th, n)
+	}
+	evs, pruned, err := s.Events(ctx, 7, 100)
+	if err != nil || pruned != 7 || len(evs) != 3 || evs[0].Cursor != 8 {
+		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
 	}
 }

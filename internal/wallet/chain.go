@@ -55,9 +55,11 @@ type ChainStoreTx interface {
 	SetEventDepth(txid [32]byte, depth int32) error
 	// PruneEvents removes the oldest events: all but the newest keep
 	// (when above 0) and those older than the first one written at or
-	// after before (UNIX seconds, when above 0). It returns the highest
-	// cursor removed so far and how many this call removed.
-	PruneEvents(keep, before int64) (through, removed int64, err error)
+	// after before (UNIX seconds, when above 0), but none after the
+	// acknowledged cursor of a delivery target in held (0 when it has
+	// none). It returns the highest cursor removed so far and how many
+	// this call removed.
+	PruneEvents(keep, before int64, held []string) (through, removed int64, err error)
 }
 
 // TxRecord is a stored wallet transaction; Height is -1 when it has no

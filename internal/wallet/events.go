@@ -185,8 +185,12 @@ type EventRetention struct {
 }
 
 // PruneEvents removes the events retention r no longer keeps, in one store
-// transaction, and returns how many it removed.
-func (w *Wallet) PruneEvents(ctx context.Context, r EventRetention, now int64) (int64, error) {
+// transaction, and returns how many it removed. An event that one of the
+// delivery targets held (the configured webhooks) has not acknowledged
+// stays whatever r says, so that pruning never takes an event from a
+// delivery that is behind or down: one that never acknowledged anything
+// holds the whole log.
+func (w *Wallet) PruneEvents(ctx context.Context, r EventRetention, now int64, held []string) (int64, error) {
 	if r.Count <= 0 && r.Age <= 0 {
 		return 0, nil
 	}
@@ -200,7 +204,7 @@ func (w *Wallet) PruneEvents(ctx context.Context, r EventRetention, now int64) (
 	var removed int64
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		var err error
-		_, removed, err = tx.PruneEvents(r.Count, before)
+		_, removed, err = tx.PruneEvents(r.Count, before, held)
 		return err
 	})
 	return removed, err

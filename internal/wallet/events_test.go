@@ -281,7 +281,7 @@ func TestEventRetention(t *testing.T) {
 	if err != nil || len(all) != 12 {
 		t.Fatalf("%d events (want 12: received, confirmed 1 and 6 of four payments), %v", len(all), err)
 	}
-	n, err := w.PruneEvents(ctx, wallet.EventRetention{Count: 5}, 0)
+	n, err := w.PruneEvents(ctx, wallet.EventRetention{Count: 5}, 0, nil)
 	if err != nil || n != 7 {
 		t.Fatalf("pruned %d, %v", n, err)
 	}
@@ -293,12 +293,12 @@ func TestEventRetention(t *testing.T) {
 		t.Errorf("from the first kept: %d events, %v", len(evs), err)
 	}
 	// Nothing is older than a day.
-	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 86400}, time.Now().Unix()); err != nil || n != 0 {
+	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 86400}, time.Now().Unix(), nil); err != nil || n != 0 {
 		t.Errorf("age a day: pruned %d, %v", n, err)
 	}
 	// An hour later everything is older than a minute: all but the
 	// newest event go.
-	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 60}, time.Now().Unix()+3600); err != nil || n != 4 {
+	if n, err := w.PruneEvents(ctx, wallet.EventRetention{Age: 60}, time.Now().Unix()+3600, nil); err != nil || n != 4 {
 		t.Errorf("an hour later, age a minute: pruned %d, %v", n, err)
 	}
 	if err := m.Close(); err != nil {

@@ -62,8 +62,8 @@ func (t chainTxn) SetEventDepth(txid [32]byte, depth int32) error {
 	return t.tx.SetEventDepth(txid, depth)
 }
 
-func (t chainTxn) PruneEvents(keep, before int64) (int64, int64, error) {
-	return t.tx.PruneEvents(keep, before)
+func (t chainTxn) PruneEvents(keep, before int64, held []string) (int64, int64, error) {
+	return t.tx.PruneEvents(keep, before, held)
 }
 
 // UpdateChain runs fn in one write transaction that can write both the

@@ -522,8 +522,8 @@ func (t pgTxn) SetEventDepth(txid [32]byte, depth int32) error {
 	return t.tx.SetEventDepth(txid, depth)
 }
 
-func (t pgTxn) PruneEvents(keep, before int64) (int64, int64, error) {
-	return t.tx.PruneEvents(keep, before)
+func (t pgTxn) PruneEvents(keep, before int64, held []string) (int64, int64, error) {
+	return t.tx.PruneEvents(keep, before, held)
 }
 
 // DeliveryCursor reads where a delivery target stands in the event log.

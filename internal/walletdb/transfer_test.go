@@ -115,7 +115,7 @@ func TestPortableBackup(t *testing.T) {
 				_, err := tx.AppendEvent(wallet.EventRecord{Kind: "sent", TxID: [32]byte{4}, Height: -1, Time: 3, Amount: -700, Fee: new(int64)})
 				return err
 			},
-			func() error { _, _, err := tx.PruneEvents(2, 0); return err },
+			func() error { _, _, err := tx.PruneEvents(2, 0, nil); return err },
 		} {
 			if err := f(); err != nil {
 				return err

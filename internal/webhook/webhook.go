@@ -248,6 +248,19 @@ func newClient(hosts []string, timeout time.Duration) *http.Client {
 	}
 }
 
+// Targets returns the endpoints as their acknowledged cursors are stored
+// (Source.Ack's target); none for a nil Dispatcher.
+func (d *Dispatcher) Targets() []string {
+	if d == nil {
+		return nil
+	}
+	out := make([]string, len(d.targets))
+	for i, u := range d.targets {
+		out[i] = u.String()
+	}
+	return out
+}
+
 // Start runs the deliveries: one goroutine per endpoint and loaded wallet,
 // and one that starts those of wallets loaded later.
 func (d *Dispatcher) Start() {
