@@ -803,6 +803,8 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 	}
 
 	var notices []TxNotice
+	// changed are the transactions whose state is derived again.
+	changed := make([]*walletTx, 0, len(recs)+len(back)+len(unabandon))
 	c.mu.Lock()
 	for i, r := range recs {
 		if r.Seq == 0 {
@@ -825,6 +827,7 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 			}
 			old.evDepth = r.EventDepth
 			w.trackDepth(old)
+			changed = append(changed, old)
 			continue
 		}
 		notices = append(notices, noticeOf(r))
@@ -836,13 +839,16 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 		wt.inMempool = r.Height < 0
 		c.add(wt)
 		w.trackDepth(wt)
+		changed = append(changed, wt)
 	}
 	for _, wt := range back {
 		wt.inMempool = true
+		changed = append(changed, wt)
 	}
 	for id, m := range unabandon {
 		if wt := c.txs[id]; wt != nil {
 			wt.marks = m
+			changed = append(changed, wt)
 		}
 	}
 	// The wallet's position moves with the block's transactions, as
@@ -854,7 +860,7 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 		c.recent = append(c.recent, BlockRef{Height: blk.Height, Hash: blk.Hash})
 		c.recentUnwritten = true
 	}
-	c.refreshStates()
+	c.refreshTxs(changed)
 	c.mu.Unlock()
 	w.notifyTxs(notices)
 	w.markUsed(newUsed)

@@ -102,75 +102,146 @@ func (w *Wallet) recordTransitions(tx ChainStoreTx, ts []TxTransition, now int64
 }
 
 // refreshStates derives the conflict state of every unconfirmed
-// transaction from the wallet's transactions: the lowest block height of a
-// confirmed transaction spending one of its inputs, and its mempool
+// transaction from the wallet's transactions (refreshTxs of all of them).
+// The caller holds c.mu for writing.
+func (c *chainData) refreshStates() { c.refreshTxs(c.order) }
+
+// refreshTxs derives the conflict state of the transactions whose inputs
+// or own state changed (changed: recorded, moved in or out of a block or
+// the mempool, marked or unmarked) and of those that depend on them: the
+// other wallet transactions spending the same outputs and, at any depth,
+// the unconfirmed ones spending their outputs. Every other transaction
+// keeps the state it has, so the work follows what changed, not the
+// wallet's history. The state of a transaction is the lowest block height
+// of a confirmed transaction spending one of its inputs, and its mempool
 // transactions doing so, each inherited by the descendants (Core's
 // MarkConflicted and mempool_conflicts, which RecursiveUpdateTxState
-// spreads to descendants). The caller holds c.mu for writing.
-func (c *chainData) refreshStates() {
-	done := make(map[*walletTx]bool, len(c.order))
-	var visit func(wt *walletTx)
-	visit = func(wt *walletTx) {
-		if done[wt] {
-			return
-		}
-		done[wt] = true
-		wt.conflictHeight, wt.mempoolConflicts = -1, nil
-		if wt.confirmed() || wt.coinbase {
-			return
-		}
-		if wt.marks.ConflictHash != ([32]byte{}) {
-			wt.conflictHeight = wt.marks.ConflictHeight
-		}
-		var pool map[chainhash.Hash]bool
-		add := func(id chainhash.Hash) {
-			if pool == nil {
-				pool = map[chainhash.Hash]bool{}
+// spreads to descendants). One that a block conflicts leaves the mempool
+// (Core's states exclude each other), which in turn changes the state of
+// the transactions spending the same outputs: they are derived again until
+// nothing leaves. The caller holds c.mu for writing.
+func (c *chainData) refreshTxs(changed []*walletTx) {
+	for len(changed) > 0 {
+		set := c.affected(changed)
+		done := make(map[*walletTx]bool, len(set))
+		var visit func(wt *walletTx)
+		visit = func(wt *walletTx) {
+			if done[wt] || !set[wt] {
+				return
 			}
-			pool[id] = true
+			done[wt] = true
+			c.deriveState(wt, visit)
+		}
+		// Visit in the wallet's order (parents are derived first
+		// either way).
+		list := c.order
+		if len(set) < len(c.order) {
+			list = make([]*walletTx, 0, len(set))
+			for wt := range set {
+				list = append(list, wt)
+			}
+			sort.Slice(list, func(i, j int) bool { return list[i].rec.Seq < list[j].rec.Seq })
+		}
+		for _, wt := range list {
+			visit(wt)
+		}
+		// A transaction that starts or stops counting as spending its
+		// inputs changes its parents' unspent credit (balance.go).
+		changed = nil
+		for _, wt := range list {
+			if wt.conflictHeight >= 0 && wt.inMempool {
+				wt.inMempool = false
+				delete(c.committed, wt.txid)
+				changed = append(changed, wt)
+			}
+			if s := wt.spends(); s != wt.spending {
+				wt.spending = s
+				c.inputsChanged(wt)
+			}
+		}
+	}
+}
+
+// affected is changed with the transactions whose state may follow from
+// theirs: the other spenders of their inputs, then the unconfirmed
+// spenders of the outputs of any of these, at any depth. The caller holds
+// c.mu.
+func (c *chainData) affected(changed []*walletTx) map[*walletTx]bool {
+	set := make(map[*walletTx]bool, len(changed))
+	queue := make([]*walletTx, 0, len(changed))
+	add := func(wt *walletTx) {
+		if !set[wt] {
+			set[wt] = true
+			queue = append(queue, wt)
+		}
+	}
+	for _, wt := range changed {
+		add(wt)
+		if wt.coinbase {
+			continue
 		}
 		for _, in := range wt.tx.TxIn {
 			for _, s := range c.spenders[in.PreviousOutPoint] {
-				switch {
-				case s == wt:
-				case s.confirmed():
-					if wt.conflictHeight < 0 || s.rec.Height < wt.conflictHeight {
-						wt.conflictHeight = s.rec.Height
-					}
-				case s.inMempool:
-					add(s.txid)
-				}
+				add(s)
 			}
-			if p := c.txs[in.PreviousOutPoint.Hash]; p != nil && !p.confirmed() {
-				visit(p)
-				if p.conflictHeight >= 0 && (wt.conflictHeight < 0 || p.conflictHeight < wt.conflictHeight) {
-					wt.conflictHeight = p.conflictHeight
-				}
-				for _, id := range p.mempoolConflicts {
-					add(id)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		t := queue[i]
+		for n := range t.tx.TxOut {
+			for _, s := range c.spenders[wire.OutPoint{Hash: t.txid, Index: uint32(n)}] {
+				if !s.confirmed() {
+					add(s)
 				}
 			}
 		}
-		if len(pool) > 0 {
-			wt.mempoolConflicts = sortedHashes(pool)
+	}
+	return set
+}
+
+// deriveState sets wt's conflictHeight and mempoolConflicts from the
+// spenders of its inputs and from its unconfirmed parents, which visit
+// derives first when they are being derived too. The caller holds c.mu for
+// writing.
+func (c *chainData) deriveState(wt *walletTx, visit func(*walletTx)) {
+	wt.conflictHeight, wt.mempoolConflicts = -1, nil
+	if wt.confirmed() || wt.coinbase {
+		return
+	}
+	if wt.marks.ConflictHash != ([32]byte{}) {
+		wt.conflictHeight = wt.marks.ConflictHeight
+	}
+	var pool map[chainhash.Hash]bool
+	add := func(id chainhash.Hash) {
+		if pool == nil {
+			pool = map[chainhash.Hash]bool{}
+		}
+		pool[id] = true
+	}
+	for _, in := range wt.tx.TxIn {
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			switch {
+			case s == wt:
+			case s.confirmed():
+				if wt.conflictHeight < 0 || s.rec.Height < wt.conflictHeight {
+					wt.conflictHeight = s.rec.Height
+				}
+			case s.inMempool:
+				add(s.txid)
+			}
+		}
+		if p := c.txs[in.PreviousOutPoint.Hash]; p != nil && !p.confirmed() {
+			visit(p)
+			if p.conflictHeight >= 0 && (wt.conflictHeight < 0 || p.conflictHeight < wt.conflictHeight) {
+				wt.conflictHeight = p.conflictHeight
+			}
+			for _, id := range p.mempoolConflicts {
+				add(id)
+			}
 		}
 	}
-	for _, wt := range c.order {
-		visit(wt)
-	}
-	// A transaction that starts or stops counting as spending its
-	// inputs changes its parents' unspent credit (balance.go). One
-	// conflicted by a block is out of the mempool (Core's states
-	// exclude each other).
-	for _, wt := range c.order {
-		if wt.conflictHeight >= 0 && wt.inMempool {
-			wt.inMempool = false
-			delete(c.committed, wt.txid)
-		}
-		if s := wt.spends(); s != wt.spending {
-			wt.spending = s
-			c.inputsChanged(wt)
-		}
+	if len(pool) > 0 {
+		wt.mempoolConflicts = sortedHashes(pool)
 	}
 }
 
@@ -354,8 +425,7 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	left := 0
-	var back []*walletTx
+	var back, gone []*walletTx
 	for _, wt := range c.order {
 		if wt.confirmed() || wt.coinbase {
 			continue
@@ -369,9 +439,10 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 		case c.committed[wt.txid]:
 		case wt.inMempool:
 			wt.inMempool = false
-			left++
+			gone = append(gone, wt)
 		}
 	}
+	left := len(gone)
 	// Abandonment ends when the transaction is seen again.
 	var marks []*walletTx
 	for _, wt := range back {
@@ -399,7 +470,7 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 		}
 	}
 	if left > 0 || len(back) > 0 {
-		c.refreshStates()
+		c.refreshTxs(append(gone, back...))
 	}
 	return left, nil
 }
@@ -466,7 +537,7 @@ func (w *Wallet) AbandonTransaction(ctx context.Context, txid chainhash.Hash, in
 	}
 	wt.inMempool = false
 	delete(c.committed, txid)
-	c.refreshStates()
+	c.refreshTxs(append(marked, wt))
 	return nil
 }
 
