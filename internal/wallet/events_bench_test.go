@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/benchcpu"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
 
@@ -51,42 +54,53 @@ func payment(i int, spk []byte) *wire.MsgTx {
 // block, as tip following does: the stored wallet update of one wallet
 // transaction and the checkpoint of the block, with the event log (its
 // received, confirmed 1 and, six blocks on, confirmed 6 events) and
-// without it (the same update with the log left out), for their ratio.
+// without it (the same update with the log left out), for their ratio. The
+// wallet already holds history transactions, all reported at every depth,
+// so that a cost growing with the wallet's history shows: each size runs
+// both sides, events and noevents, one after the other.
 func BenchmarkBlockConnectedPayment(b *testing.B) {
-	for _, events := range []bool{true, false} {
-		name := "events"
-		if !events {
-			name = "noevents"
+	for _, history := range []int{0, 1000, 10000, 100000} {
+		if history > 10000 && testing.Short() {
+			continue
 		}
-		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
-			w, spk := benchWallet(b)
-			wallet.SetNoEvents(w, !events)
-			b.ResetTimer()
-			for i := range b.N {
-				height := int32(100 + i)
-				var h chainhash.Hash
-				binary.LittleEndian.PutUint64(h[:], uint64(height))
-				blk := wallet.BlockInfo{Height: height, Hash: h, Time: 1700000000 + int64(i)}
-				if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{payment(i, spk)}, nil); err != nil {
-					b.Fatal(err)
-				}
-				if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: height, Hash: h}}); err != nil {
-					b.Fatal(err)
-				}
+		for _, events := range []bool{true, false} {
+			name := fmt.Sprintf("history=%d/events", history)
+			if !events {
+				name = fmt.Sprintf("history=%d/noevents", history)
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				ctx := context.Background()
+				w, spk := historyWallet(b, history)
+				wallet.SetNoEvents(w, !events)
+				runtime.GC() // the setup's garbage is not the loop's
+				b.ResetTimer()
+				cpu := benchcpu.Used()
+				for i := range b.N {
+					height := int32(100 + i)
+					var h chainhash.Hash
+					binary.LittleEndian.PutUint64(h[:], uint64(height))
+					blk := wallet.BlockInfo{Height: height, Hash: h, Time: 1700000000 + int64(i)}
+					if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{payment(i, spk)}, nil); err != nil {
+						b.Fatal(err)
+					}
+					if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: height, Hash: h}}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				benchcpu.Report(b, cpu)
+			})
+		}
 	}
 }
 
-// BenchmarkCheckpointHistory is BenchmarkBlockConnectedPayment's events
-// case in a wallet that already holds 10 000 transactions reported at every
-// depth: finding the depths a block reaches looks only at the transactions
-// near the tip, so it costs the same as in an empty wallet.
-func BenchmarkCheckpointHistory(b *testing.B) {
+// historyWallet is benchWallet holding history payments, confirmed in
+// block 50 and reported at every depth (the tip is 99).
+func historyWallet(b *testing.B, history int) (*wallet.Wallet, []byte) {
 	ctx := context.Background()
 	w, spk := benchWallet(b)
-	const history = 10000
+	if history == 0 {
+		return w, spk
+	}
 	old := make([]*wire.MsgTx, history)
 	for i := range old {
 		old[i] = payment(1<<30+i, spk)
@@ -97,17 +111,5 @@ func BenchmarkCheckpointHistory(b *testing.B) {
 	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 99, Hash: chainhash.Hash{99}}}); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for i := range b.N {
-		height := int32(100 + i)
-		var h chainhash.Hash
-		binary.LittleEndian.PutUint64(h[:], uint64(height))
-		blk := wallet.BlockInfo{Height: height, Hash: h, Time: 1700000000 + int64(i)}
-		if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{payment(i, spk)}, nil); err != nil {
-			b.Fatal(err)
-		}
-		if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: height, Hash: h}}); err != nil {
-			b.Fatal(err)
-		}
-	}
+	return w, spk
 }
