@@ -173,6 +173,64 @@ func selectionCoin(c wallet.SpendCoin) coinselect.Coin {
 	return cc
 }
 
+// applyBumpFees sets the ancestors' bump fee of every unconfirmed coin
+// among preset and avail at the call's fee rate (Core's
+// calculateIndividualBumpFees over the backend's mempool, Core's
+// MiniMiner) and returns the combined calculation the selection makes for
+// the coins it picks. With no unconfirmed coin, no backend, or a backend
+// that cannot list its mempool, it returns nil: bump fees are 0, as Core
+// has them with no mempool.
+func applyBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest, preset, avail []coinselect.Coin) func([]wire.OutPoint) (int64, bool) {
+	if d.Chain == nil || d.Chain.Backend() == nil {
+		return nil
+	}
+	var ops []wire.OutPoint
+	for _, c := range preset {
+		// A preset coin counts unless it is a confirmed wallet coin.
+		if own, ok := w.OwnOutput(ctx, c.OutPoint); !ok || own.Depth == 0 {
+			ops = append(ops, c.OutPoint)
+		}
+	}
+	for _, c := range avail {
+		if c.Depth == 0 {
+			ops = append(ops, c.OutPoint)
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	pool := bumpPool(ctx, d)
+	if pool == nil {
+		return nil
+	}
+	rate := coinselect.FeeRate(fr.rate)
+	if fees, ok := coinselect.IndividualBumpFees(pool, ops, rate); ok {
+		for _, coins := range [][]coinselect.Coin{preset, avail} {
+			for i := range coins {
+				coins[i].BumpFee = fees[coins[i].OutPoint]
+			}
+		}
+	}
+	return func(ops []wire.OutPoint) (int64, bool) { return coinselect.CombinedBumpFee(pool, ops, rate) }
+}
+
+// bumpPool is the backend's mempool as the bump-fee calculation reads it;
+// nil without a backend or when it cannot list its mempool.
+func bumpPool(ctx context.Context, d *Deps) map[chainhash.Hash]*coinselect.MempoolTx {
+	if d.Chain == nil || d.Chain.Backend() == nil {
+		return nil
+	}
+	entries, err := d.Chain.Backend().MempoolEntries(ctx)
+	if err != nil {
+		return nil
+	}
+	pool := make(map[chainhash.Hash]*coinselect.MempoolTx, len(entries))
+	for _, e := range entries {
+		pool[e.TxID] = &coinselect.MempoolTx{TxID: e.TxID, VSize: e.VSize, Fee: e.Fee, Parents: e.Depends}
+	}
+	return pool
+}
+
 // settleFee is the fee-rate step of CreateTransaction: Core's
 // GetMinimumFeeRate and its two refusals.
 func settleFee(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest) error {
@@ -382,6 +440,8 @@ func createTransactionInternal(ctx context.Context, d *Deps, w *wallet.Wallet, f
 		}
 	}
 
+	bumpFees := applyBumpFees(ctx, d, w, fr, preset, avail)
+
 	changeSpend := 0
 	if sc, ok := w.ScriptSpendSize(change.script); ok {
 		changeSpend = (coinselect.InputWeight(sc.SatWeight, sc.SatElems, sc.Segwit) + 3) / 4
@@ -391,6 +451,7 @@ func createTransactionInternal(ctx context.Context, d *Deps, w *wallet.Wallet, f
 	opts.AvoidPartialSpends = fr.avoidPartialSpends || fr.avoidReuse
 	opts.IncludeUnsafe = fr.includeUnsafe
 	opts.Version = fr.version
+	opts.CombinedBumpFee = bumpFees
 	// Core's GetDiscardRate: -discardfee capped by the longest-target
 	// estimate when there is one, never below the dust relay rate.
 	discard := opt.DiscardFee

@@ -405,7 +405,23 @@ func sendAll(ctx context.Context, d *Deps, w *wallet.Wallet, req *rpc.Request) (
 	}
 	vsize := maxSignedVSize(weights, segwit, tx.TxOut)
 	feeFromSize := coinselect.FeeRate(rate).Fee(vsize)
-	effective := total - feeFromSize
+	// The unconfirmed inputs' ancestors are brought up to the rate
+	// together (Core's calculateCombinedBumpFee; 0 when it cannot tell).
+	var bumpFees int64
+	var unconfirmed []wire.OutPoint
+	for _, in := range tx.TxIn {
+		if w.Output(ctx, in.PreviousOutPoint).Depth == 0 {
+			unconfirmed = append(unconfirmed, in.PreviousOutPoint)
+		}
+	}
+	if len(unconfirmed) > 0 {
+		if pool := bumpPool(ctx, d); pool != nil {
+			if v, ok := coinselect.CombinedBumpFee(pool, unconfirmed, coinselect.FeeRate(rate)); ok {
+				bumpFees = v
+			}
+		}
+	}
+	effective := total - feeFromSize - bumpFees
 	maxFee := opt.MaxTxFee
 	if maxFee == 0 {
 		maxFee = coinselect.DefaultMaxTxFee
