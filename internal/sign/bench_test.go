@@ -203,3 +203,42 @@ func BenchmarkRawPubKey(b *testing.B) {
 		_ = k.priv.PubKey()
 	}
 }
+
+// BenchmarkSignTransaction200Verify signs 200-input P2WPKH and taproot
+// key-path transactions with the fast check of the signed inputs and with
+// every input through the script engine (fastAccept off), in one run.
+func BenchmarkSignTransaction200Verify(b *testing.B) {
+	keys := make([]*Key, 200)
+	for i := range keys {
+		keys[i] = benchKey(byte(i))
+	}
+	p := NewProvider(keys...)
+	for _, kind := range []struct {
+		name string
+		pk   func(*Key) []byte
+	}{{"p2wpkh", p2wpkhFor}, {"p2tr", p2trFor}} {
+		tx, coins := benchTx(200, func(i int) []byte { return kind.pk(keys[i]) })
+		for _, engine := range []bool{false, true} {
+			name := kind.name + "/fast"
+			if engine {
+				name = kind.name + "/engine"
+			}
+			b.Run(name, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := benchcpu.Used()
+				for b.Loop() {
+					for _, in := range tx.TxIn {
+						in.Witness = nil
+					}
+					ctx := newTxContext(tx, coins, p, SigHashDefault)
+					ctx.noFastVerify = engine
+					errs, err := ctx.run()
+					if err != nil || len(errs) != 0 {
+						b.Fatal(err, errs)
+					}
+				}
+				benchcpu.Report(b, cpu)
+			})
+		}
+	}
+}

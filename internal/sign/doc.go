@@ -36,9 +36,10 @@
 // signature is verified once, not twice as in Core, and anything else
 // (signatures already in the input, a signature over a wrong hash, an
 // altered one) is verified in full. For the canonical forms of P2WPKH,
-// P2SH-P2WPKH and P2PKH inputs whose signature is in that cache, the
-// engine's steps are taken directly (fastverify.go: program or hash,
-// encodings, signature hash, cache); such a check only accepts, and
+// P2SH-P2WPKH, P2PKH and taproot key-path inputs whose signature is in
+// that cache, the engine's steps are taken directly (fastverify.go:
+// program or hash, encodings, signature hash, cache); such a check only
+// accepts, and
 // anything else goes to the engine, so the results are the engine's
 // (tested against it on altered and random inputs, and fuzzed).
 //
@@ -107,4 +108,5 @@
 // constant-time inversions (the nonce points' affine forms, the nonces'
 // inverses); the signatures are byte for byte those made one at a time,
 // each verified with its public key, and Core's steps then take them.
+// PSBTSigner.SignPSBT signs a packet's inputs the same way.
 package sign

@@ -11,8 +11,9 @@ import (
 )
 
 // This file accepts, without btcd's script engine, the inputs of the
-// three single-key templates the signer produces most (P2WPKH, P2PKH and
-// P2SH-P2WPKH) when they carry a signature made and verified in this call.
+// single-key templates the signer produces most (P2WPKH, P2PKH,
+// P2SH-P2WPKH and taproot key-path spends) when they carry a signature made
+// and verified in this call.
 // It only ever accepts: anything it does not recognize in its canonical
 // form goes to the engine, which then decides and names the error. So its
 // answer is the engine's whenever it answers at all: every step the engine
@@ -32,7 +33,12 @@ import (
 //   - P2PKH: the witness must be empty; the scriptSig push-only, minimally
 //     pushed, and leaving [signature, public key]; the output script then
 //     runs on that stack and must leave exactly one true item.
-//   - CHECKSIG, in both: the hash type is one of the six defined ones, the
+//   - taproot key path: the scriptSig must be empty; the witness one item
+//     (two or more would be a script path or carry an annex), a 64-byte
+//     BIP 340 signature (SIGHASH_DEFAULT) or 65 bytes whose last is a
+//     defined hash type other than 0; the signature verifies with the
+//     output key over the BIP 341 hash, again through the cache.
+//   - CHECKSIG, in the others: the hash type is one of the six defined ones, the
 //     signature is strict DER with a low S, the key is 33 bytes (0x02 or
 //     0x03) or, outside witness v0, 65 bytes (0x04); HASH160 of the key is
 //     the program or hash; the signature verifies against the signature
@@ -42,9 +48,10 @@ import (
 //
 // Here a signature is accepted only through that same cache (an entry is
 // a signature verified against its key over that hash in this call, see
-// seedVerified), and only for a key the provider holds, whose bytes are
-// those of its parsed public key: the engine would parse the same bytes
-// into a valid key. A signature not in the cache goes to the engine.
+// seedVerified), and, for ECDSA, only for a key the provider holds, whose
+// bytes are those of its parsed public key: the engine would parse the
+// same bytes into a valid key. A signature not in the cache goes to the
+// engine.
 
 // maxFastSig is the longest signature (DER and hash type) the fast check
 // takes: 72 bytes of DER plus the hash type.
@@ -52,8 +59,9 @@ const maxFastSig = 73
 
 // fastAccept reports whether the engine would accept this input with the
 // given scriptSig and witness, deciding only the canonical forms of the
-// P2WPKH, P2SH-P2WPKH and P2PKH templates whose signature is in the
-// call's signature cache; false means "ask the engine", not "invalid".
+// P2WPKH, P2SH-P2WPKH, P2PKH and taproot key-path templates whose
+// signature is in the call's signature cache; false means "ask the
+// engine", not "invalid".
 func (s *inputSigner) fastAccept(scriptSig []byte, witness wire.TxWitness) bool {
 	if s.ctx.noFastVerify {
 		return false
@@ -75,6 +83,9 @@ func (s *inputSigner) fastAccept(scriptSig []byte, witness wire.TxWitness) bool 
 			return false
 		}
 		return s.fastWitnessKeyHash(scriptSig[3:23], witness)
+
+	case isTaproot(pk):
+		return s.fastTaprootKeyPath(pk[2:34], scriptSig, witness)
 
 	case len(pk) == 25 && pk[0] == 0x76 && pk[1] == 0xa9 && pk[2] == 0x14 && pk[23] == 0x88 && pk[24] == 0xac:
 		if len(witness) != 0 {
@@ -104,6 +115,36 @@ func (s *inputSigner) fastAccept(scriptSig []byte, witness wire.TxWitness) bool 
 		return s.fastCheckSig(sig, pub, pk[3:23], pk, sigBase)
 	}
 	return false
+}
+
+// fastTaprootKeyPath is a taproot key-path spend of the output key
+// outputKey: an empty scriptSig, a witness of one item (so no annex) that
+// is a 64-byte signature or a 65-byte one with a defined hash type (SINGLE
+// with its output), every spent output known, and the BIP 341 signature
+// hash of that type with the signature and the output key in the call's
+// cache. The engine would parse the key and the signature, hash, and find
+// the same entry; an entry only exists for a signature that verified with
+// that key (seedVerified, or the engine's own verification), so both parse.
+func (s *inputSigner) fastTaprootKeyPath(outputKey, scriptSig []byte, witness wire.TxWitness) bool {
+	if len(scriptSig) != 0 || len(witness) != 1 || !s.ctx.allKnown {
+		return false
+	}
+	sig := witness[0]
+	ht := SigHashDefault
+	switch {
+	case len(sig) == 64:
+	case len(sig) == 65 && sig[64] != 0 && s.validTaprootHashType(sig[64]):
+		ht = txscript.SigHashType(sig[64])
+	default:
+		return false
+	}
+	hash, err := s.taprootSigHash(ht)
+	if err != nil {
+		return false
+	}
+	var h chainhash.Hash
+	copy(h[:], hash)
+	return s.ctx.sigCache.Exists(h, sig, outputKey)
 }
 
 // fastWitnessKeyHash is the witness half of P2WPKH and P2SH-P2WPKH.

@@ -16,7 +16,9 @@ import (
 // fastFixture signs a transaction whose inputs are the templates
 // fastAccept knows: P2WPKH, P2PKH with a compressed and with an
 // uncompressed key, P2SH-P2WPKH, a second P2WPKH input of the first key,
-// and an input of each kind for a key the provider lacks (left unsigned).
+// an input of each kind for a key the provider lacks (left unsigned), and
+// taproot key-path spends of a key's own X coordinate, of a key's BIP 86
+// output key and of a key the provider lacks.
 // It returns the call's context after signing (its signature cache
 // seeded) and the keys.
 func fastFixture(t testing.TB, ht txscript.SigHashType) (*txContext, []*Key) {
@@ -37,17 +39,25 @@ func fastFixture(t testing.TB, ht txscript.SigHashType) (*txContext, []*Key) {
 		script.PayToWitnessPubKeyHash(hashOf(keys[0])),
 		script.PayToWitnessPubKeyHash(hashOf(missing)),
 		script.PayToPubKeyHash(hashOf(missing)),
+		p2trFor(keys[0]),
+		p2trBIP86(keys[1]),
+		p2trFor(missing),
 	}
 	tx, coins := benchTx(len(scripts), func(i int) []byte { return scripts[i] })
-	tx.AddTxOut(&wire.TxOut{Value: 1000, PkScript: scripts[1]})
-	tx.AddTxOut(&wire.TxOut{Value: 2000, PkScript: scripts[3]})
-	tx.AddTxOut(&wire.TxOut{Value: 3000, PkScript: scripts[0]})
-	tx.AddTxOut(&wire.TxOut{Value: 4000, PkScript: scripts[2]})
+	for len(tx.TxOut) < len(tx.TxIn) {
+		tx.AddTxOut(&wire.TxOut{Value: 1000 * int64(len(tx.TxOut)), PkScript: scripts[len(tx.TxOut)]})
+	}
 	ctx := newTxContext(tx, coins, p, ht)
 	if _, err := ctx.run(); err != nil {
 		t.Fatal(err)
 	}
 	return ctx, append(keys, missing)
+}
+
+// p2trBIP86 is the BIP 86 output (no script tree) of k as internal key.
+func p2trBIP86(k *Key) []byte {
+	_, tweaked := k.schnorrKeys()
+	return script.PayToTaproot(tweaked.xonly[:])
 }
 
 // engineVerify runs btcd's script engine over input i with the given
@@ -172,9 +182,14 @@ func TestFastAcceptMatchesEngine(t *testing.T) {
 				t.Fatalf("ht %v input %d: the signed input is not taken by the fast check", ht, i)
 			}
 			accepted++
-			sig, pub, wit := stackOf(t, in)
 			var cands [][2]any
 			add := func(what string, ss []byte, w wire.TxWitness) { cands = append(cands, [2]any{what, [2]any{ss, w}}) }
+			if isTaproot(ctx.coins[i].PkScript) {
+				taprootCandidates(in, tx, add)
+				checkCandidates(t, ctx, i, in, cands)
+				continue
+			}
+			sig, pub, wit := stackOf(t, in)
 			with := func(what string, sg, pb []byte) {
 				ss, w := rebuild(in, wit, sg, pb)
 				add(what, ss, w)
@@ -258,22 +273,70 @@ func TestFastAcceptMatchesEngine(t *testing.T) {
 				}
 				add("random bytes", ss, w)
 			}
-			for _, c := range cands {
-				pair := c[1].([2]any)
-				ss, _ := pair[0].([]byte)
-				w, _ := pair[1].(wire.TxWitness)
-				what := c[0].(string)
-				fast := checkFast(t, ctx, i, ss, w, what)
-				if fast && !(bytes.Equal(ss, in.SignatureScript) && witnessEqual(w, in.Witness)) {
-					// Only the input as signed is in the cache: any other
-					// form the engine accepts is still left to it.
-					t.Fatalf("ht %v input %d, %s: a changed input was taken by the fast check", ht, i, what)
-				}
-			}
+			checkCandidates(t, ctx, i, in, cands)
 		}
 		if accepted == 0 {
 			t.Fatalf("ht %v: nothing signed", ht)
 		}
+	}
+}
+
+// checkCandidates runs checkFast over the candidates (what, [scriptSig,
+// witness]) for input i, signed as in; only the input as signed may be
+// taken by the fast check.
+func checkCandidates(t *testing.T, ctx *txContext, i int, in *wire.TxIn, cands [][2]any) {
+	t.Helper()
+	for _, c := range cands {
+		pair := c[1].([2]any)
+		ss, _ := pair[0].([]byte)
+		w, _ := pair[1].(wire.TxWitness)
+		what := c[0].(string)
+		fast := checkFast(t, ctx, i, ss, w, what)
+		if fast && !(bytes.Equal(ss, in.SignatureScript) && witnessEqual(w, in.Witness)) {
+			// Only the input as signed is in the cache: any other form
+			// the engine accepts is still left to it.
+			t.Fatalf("ht %v input %d, %s: a changed input was taken by the fast check", ctx.hashType, i, what)
+		}
+	}
+}
+
+// taprootCandidates adds the altered forms of a signed taproot key-path
+// input: every signature byte flipped, every hash-type byte (and none),
+// truncated and extended signatures, the other taproot inputs'
+// signatures, an annex, a second item, a scriptSig, random changes.
+func taprootCandidates(in *wire.TxIn, tx *wire.MsgTx, add func(string, []byte, wire.TxWitness)) {
+	sig := in.Witness[0]
+	for j := range sig {
+		for _, x := range []byte{0x01, 0x80} {
+			m := bytes.Clone(sig)
+			m[j] ^= x
+			add("signature byte flipped", nil, wire.TxWitness{m})
+		}
+	}
+	for b := range 256 {
+		add("hash type", nil, wire.TxWitness{append(bytes.Clone(sig[:64]), byte(b))})
+	}
+	add("no hash type", nil, wire.TxWitness{sig[:64]})
+	add("truncated", nil, wire.TxWitness{sig[:len(sig)-1]})
+	add("extended", nil, wire.TxWitness{append(bytes.Clone(sig), 0x01, 0x01)})
+	for _, o := range tx.TxIn {
+		if len(o.Witness) == 1 {
+			add("other signature", nil, wire.TxWitness{o.Witness[0]})
+		}
+	}
+	add("annex", nil, wire.TxWitness{sig, {0x50}})
+	add("annex-like single item", nil, wire.TxWitness{append([]byte{0x50}, sig[1:]...)})
+	add("two items", nil, wire.TxWitness{sig, sig})
+	add("item before", nil, wire.TxWitness{{}, sig})
+	add("no witness", nil, nil)
+	add("scriptSig", []byte{0x00}, in.Witness)
+	rng := rand.New(rand.NewPCG(uint64(len(sig)), uint64(sig[0])))
+	for range 300 {
+		m := bytes.Clone(sig)
+		for range 1 + rng.IntN(3) {
+			m[rng.IntN(len(m))] = byte(rng.Uint32())
+		}
+		add("random bytes", nil, wire.TxWitness{m})
 	}
 }
 
@@ -360,8 +423,11 @@ func FuzzFastAccept(f *testing.F) {
 	ctx, _ := fastFixture(f, SigHashDefault)
 	for i, in := range ctx.tx.TxIn {
 		var w0, w1 []byte
-		if len(in.Witness) == 2 {
-			w0, w1 = in.Witness[0], in.Witness[1]
+		if len(in.Witness) > 0 {
+			w0 = in.Witness[0]
+		}
+		if len(in.Witness) > 1 {
+			w1 = in.Witness[1]
 		}
 		f.Add(uint8(i), in.SignatureScript, w0, w1, uint8(len(in.Witness)))
 	}
