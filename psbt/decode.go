@@ -84,6 +84,35 @@ func (k *keySet) add(key []byte) bool {
 	return true
 }
 
+// readMap reads one map's key-value pairs up to its separator, handing
+// each key and a stream over it (at its type) to field. A map that ends
+// without its separator fails, naming the map (what).
+func readMap(s *stream, field func(key []byte, sk *stream), what string) {
+	for !s.empty() {
+		key := s.bytes()
+		if len(key) == 0 {
+			return
+		}
+		field(key, newKeyStream(key))
+	}
+	fail("Separator is missing at the end of " + what)
+}
+
+// first records key in the set and fails as Core does when the map held
+// it already (dup) or when its length is none of sizes (size), in that
+// order.
+func (k *keySet) first(key []byte, dup, size string, sizes ...int) {
+	if !k.add(key) {
+		fail(dup)
+	}
+	for _, n := range sizes {
+		if len(key) == n {
+			return
+		}
+	}
+	fail(size)
+}
+
 func readPacket(s *stream, v2 bool) *Packet {
 	if !bytes.Equal(s.take(5), Magic[:]) {
 		fail("Invalid PSBT magic bytes")
@@ -92,21 +121,11 @@ func readPacket(s *stream, v2 bool) *Packet {
 	var seen keySet
 	type xpubID struct{ pub, chain string }
 	xpubs := map[xpubID]bool{}
-	foundSep := false
-	for !s.empty() {
-		key := s.bytes()
-		if len(key) == 0 {
-			foundSep = true
-			break
-		}
-		sk := newKeyStream(key)
-		switch t := sk.compactSize(); t {
+	readMap(s, func(key []byte, sk *stream) {
+		switch sk.compactSize() {
 		case GlobalUnsignedTx:
-			if !seen.add(key) {
-				fail("Duplicate Key, unsigned tx already provided")
-			} else if len(key) != 1 {
-				fail("Global unsigned tx key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, unsigned tx already provided",
+				"Global unsigned tx key is more than one byte type", 1)
 			var tx = fromVector(s, func() any { return readTx(s, false) })
 			p.UnsignedTx = tx.(*txT)
 			for _, in := range p.UnsignedTx.TxIn {
@@ -146,10 +165,7 @@ func readPacket(s *stream, v2 bool) *Packet {
 		default:
 			readUnknown(s, key, &p.Unknown)
 		}
-	}
-	if !foundSep {
-		fail("Separator is missing at the end of the global map")
-	}
+	}, "the global map")
 	nIn, nOut := 0, 0
 	if v2 && p.GetVersion() == 2 {
 		nIn, nOut = p.takeGlobalsV2()
@@ -227,6 +243,11 @@ func fromVector(s *stream, read func() any) any {
 	return v
 }
 
+// read32 reads a value of exactly 32 bytes behind its length.
+func read32(s *stream) []byte {
+	return fromVector(s, func() any { return s.take(32) }).([]byte)
+}
+
 func validPubKey(b []byte) bool {
 	_, err := secp256k1.ParsePubKey(b)
 	return err == nil
@@ -262,6 +283,22 @@ func readHDKeypath(s *stream, key []byte, m *map[string]KeyOrigin) {
 		*m = map[string]KeyOrigin{}
 	}
 	(*m)[string(pub)] = o
+}
+
+// readTapBIP32Deriv reads an input's or output's (side) taproot BIP 32
+// derivation into *m; the first value of a key is kept.
+func readTapBIP32Deriv(s *stream, seen *keySet, key []byte, m *map[[32]byte]TapKeyOrigin, side string) {
+	seen.first(key, "Duplicate Key, "+strings.ToLower(side)+" Taproot BIP32 keypath already provided",
+		side+" Taproot BIP32 keypath key is not at 33 bytes", 33)
+	var x [32]byte
+	copy(x[:], key[1:])
+	o := readTapKeyOrigin(s, side)
+	if *m == nil {
+		*m = map[[32]byte]TapKeyOrigin{}
+	}
+	if _, ok := (*m)[x]; !ok {
+		(*m)[x] = o
+	}
 }
 
 // readTapKeyOrigin reads the value of a taproot BIP 32 derivation.
@@ -312,7 +349,11 @@ func readUnknown(s *stream, key []byte, m *map[string][]byte) {
 	(*m)[string(key)] = v
 }
 
-func readMuSig2Participants(s *stream, sk *stream, m *map[[33]byte][][33]byte, side string) {
+// readMuSig2Participants reads an input's or output's (side) participant
+// keys of an aggregate key into *m; the first value of a key is kept.
+func readMuSig2Participants(s *stream, sk *stream, seen *keySet, key []byte, m *map[[33]byte][][33]byte, side string) {
+	seen.first(key, "Duplicate Key, "+strings.ToLower(side)+" participant pubkeys for an aggregate key already provided",
+		side+" musig2 participants pubkeys aggregate key is not 34 bytes", 33+1)
 	var agg [33]byte
 	copy(agg[:], sk.take(33))
 	val := s.bytes()
@@ -331,6 +372,20 @@ func readMuSig2Participants(s *stream, sk *stream, m *map[[33]byte][][33]byte, s
 	}
 	if _, ok := (*m)[agg]; !ok {
 		(*m)[agg] = parts
+	}
+}
+
+// addMuSig2Value records a participant's value (public nonce, partial
+// signature) for an aggregate key; the first value read is kept.
+func addMuSig2Value[V any](m *map[MuSig2Key]map[[33]byte]V, id MuSig2Key, part [33]byte, v V) {
+	if *m == nil {
+		*m = map[MuSig2Key]map[[33]byte]V{}
+	}
+	if (*m)[id] == nil {
+		(*m)[id] = map[[33]byte]V{}
+	}
+	if _, ok := (*m)[id][part]; !ok {
+		(*m)[id][part] = v
 	}
 }
 
@@ -367,28 +422,15 @@ func readPreimage[H [20]byte | [32]byte](s *stream, key []byte, name string, m *
 func readInput(s *stream) Input {
 	var in Input
 	var seen keySet
-	foundSep := false
-	for !s.empty() {
-		key := s.bytes()
-		if len(key) == 0 {
-			foundSep = true
-			break
-		}
-		sk := newKeyStream(key)
-		switch t := sk.compactSize(); t {
+	readMap(s, func(key []byte, sk *stream) {
+		switch sk.compactSize() {
 		case InNonWitnessUTXO:
-			if !seen.add(key) {
-				fail("Duplicate Key, input non-witness utxo already provided")
-			} else if len(key) != 1 {
-				fail("Non-witness utxo key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input non-witness utxo already provided",
+				"Non-witness utxo key is more than one byte type", 1)
 			in.NonWitnessUTXO = fromVector(s, func() any { return readTx(s, true) }).(*txT)
 		case InWitnessUTXO:
-			if !seen.add(key) {
-				fail("Duplicate Key, input witness utxo already provided")
-			} else if len(key) != 1 {
-				fail("Witness utxo key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input witness utxo already provided",
+				"Witness utxo key is more than one byte type", 1)
 			in.WitnessUTXO = fromVector(s, func() any { return readTxOut(s) }).(*txOutT)
 		case InPartialSig:
 			if len(key) != 65+1 && len(key) != 33+1 {
@@ -411,42 +453,27 @@ func readInput(s *stream) Input {
 			}
 			in.PartialSigs[id] = PartialSig{PubKey: pub, Signature: sig}
 		case InSighash:
-			if !seen.add(key) {
-				fail("Duplicate Key, input sighash type already provided")
-			} else if len(key) != 1 {
-				fail("Sighash type key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input sighash type already provided",
+				"Sighash type key is more than one byte type", 1)
 			v := fromVector(s, func() any { return s.u32() }).(uint32)
 			in.SighashType = &v
 		case InRedeemScript:
-			if !seen.add(key) {
-				fail("Duplicate Key, input redeemScript already provided")
-			} else if len(key) != 1 {
-				fail("Input redeemScript key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input redeemScript already provided",
+				"Input redeemScript key is more than one byte type", 1)
 			in.RedeemScript = s.bytes()
 		case InWitnessScript:
-			if !seen.add(key) {
-				fail("Duplicate Key, input witnessScript already provided")
-			} else if len(key) != 1 {
-				fail("Input witnessScript key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input witnessScript already provided",
+				"Input witnessScript key is more than one byte type", 1)
 			in.WitnessScript = s.bytes()
 		case InBIP32Derivation:
 			readHDKeypath(s, key, &in.BIP32Derivs)
 		case InFinalScriptSig:
-			if !seen.add(key) {
-				fail("Duplicate Key, input final scriptSig already provided")
-			} else if len(key) != 1 {
-				fail("Final scriptSig key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input final scriptSig already provided",
+				"Final scriptSig key is more than one byte type", 1)
 			in.FinalScriptSig = s.bytes()
 		case InFinalScriptWitness:
-			if !seen.add(key) {
-				fail("Duplicate Key, input final scriptWitness already provided")
-			} else if len(key) != 1 {
-				fail("Final scriptWitness key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input final scriptWitness already provided",
+				"Final scriptWitness key is more than one byte type", 1)
 			in.FinalScriptWitness = fromVector(s, func() any {
 				n := s.count()
 				var stack [][]byte
@@ -464,11 +491,8 @@ func readInput(s *stream) Input {
 		case InHASH256:
 			readPreimage(s, key, "hash256", &in.HASH256Preimages)
 		case InTapKeySig:
-			if !seen.add(key) {
-				fail("Duplicate Key, input Taproot key signature already provided")
-			} else if len(key) != 1 {
-				fail("Input Taproot key signature key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, input Taproot key signature already provided",
+				"Input Taproot key signature key is more than one byte type", 1)
 			in.TapKeySig = s.bytes()
 			if len(in.TapKeySig) < 64 {
 				fail("Input Taproot key path signature is shorter than 64 bytes")
@@ -476,11 +500,8 @@ func readInput(s *stream) Input {
 				fail("Input Taproot key path signature is longer than 65 bytes")
 			}
 		case InTapScriptSig:
-			if !seen.add(key) {
-				fail("Duplicate Key, input Taproot script signature already provided")
-			} else if len(key) != 65 {
-				fail("Input Taproot script signature key is not 65 bytes")
-			}
+			seen.first(key, "Duplicate Key, input Taproot script signature already provided",
+				"Input Taproot script signature key is not 65 bytes", 65)
 			var id TapScriptSigKey
 			copy(id.XOnly[:], key[1:33])
 			copy(id.LeafHash[:], key[33:65])
@@ -511,88 +532,37 @@ func readInput(s *stream) Input {
 			leaf := TapLeaf{Script: string(v[:len(v)-1]), LeafVersion: v[len(v)-1]}
 			in.addLeafScript(leaf, key[1:])
 		case InTapBIP32Derivation:
-			if !seen.add(key) {
-				fail("Duplicate Key, input Taproot BIP32 keypath already provided")
-			} else if len(key) != 33 {
-				fail("Input Taproot BIP32 keypath key is not at 33 bytes")
-			}
-			var x [32]byte
-			copy(x[:], key[1:])
-			o := readTapKeyOrigin(s, "Input")
-			if in.TapBIP32Derivs == nil {
-				in.TapBIP32Derivs = map[[32]byte]TapKeyOrigin{}
-			}
-			if _, ok := in.TapBIP32Derivs[x]; !ok {
-				in.TapBIP32Derivs[x] = o
-			}
+			readTapBIP32Deriv(s, &seen, key, &in.TapBIP32Derivs, "Input")
 		case InTapInternalKey:
-			if !seen.add(key) {
-				fail("Duplicate Key, input Taproot internal key already provided")
-			} else if len(key) != 1 {
-				fail("Input Taproot internal key key is more than one byte type")
-			}
-			copy(in.TapInternalKey[:], fromVector(s, func() any { return s.take(32) }).([]byte))
+			seen.first(key, "Duplicate Key, input Taproot internal key already provided",
+				"Input Taproot internal key key is more than one byte type", 1)
+			copy(in.TapInternalKey[:], read32(s))
 		case InTapMerkleRoot:
-			if !seen.add(key) {
-				fail("Duplicate Key, input Taproot merkle root already provided")
-			} else if len(key) != 1 {
-				fail("Input Taproot merkle root key is more than one byte type")
-			}
-			copy(in.TapMerkleRoot[:], fromVector(s, func() any { return s.take(32) }).([]byte))
+			seen.first(key, "Duplicate Key, input Taproot merkle root already provided",
+				"Input Taproot merkle root key is more than one byte type", 1)
+			copy(in.TapMerkleRoot[:], read32(s))
 		case InMuSig2Participants:
-			if !seen.add(key) {
-				fail("Duplicate Key, input participant pubkeys for an aggregate key already provided")
-			} else if len(key) != 33+1 {
-				fail("Input musig2 participants pubkeys aggregate key is not 34 bytes")
-			}
-			readMuSig2Participants(s, sk, &in.MuSig2Participants, "Input")
+			readMuSig2Participants(s, sk, &seen, key, &in.MuSig2Participants, "Input")
 		case InMuSig2PubNonce:
-			if !seen.add(key) {
-				fail("Duplicate Key, input musig2 pubnonce already provided")
-			} else if len(key) != 2*33+1 && len(key) != 2*33+32+1 {
-				fail("Input musig2 pubnonce key is not expected size of 67 or 99 bytes")
-			}
+			seen.first(key, "Duplicate Key, input musig2 pubnonce already provided",
+				"Input musig2 pubnonce key is not expected size of 67 or 99 bytes", 2*33+1, 2*33+32+1)
 			id, part := readMuSig2ID(sk)
 			nonce := s.bytes()
 			if len(nonce) != 66 {
 				fail("Input musig2 pubnonce value is not 66 bytes")
 			}
-			if in.MuSig2PubNonces == nil {
-				in.MuSig2PubNonces = map[MuSig2Key]map[[33]byte][]byte{}
-			}
-			if in.MuSig2PubNonces[id] == nil {
-				in.MuSig2PubNonces[id] = map[[33]byte][]byte{}
-			}
-			if _, ok := in.MuSig2PubNonces[id][part]; !ok {
-				in.MuSig2PubNonces[id][part] = nonce
-			}
+			addMuSig2Value(&in.MuSig2PubNonces, id, part, nonce)
 		case InMuSig2PartialSig:
-			if !seen.add(key) {
-				fail("Duplicate Key, input musig2 partial sig already provided")
-			} else if len(key) != 2*33+1 && len(key) != 2*33+32+1 {
-				fail("Input musig2 partial sig key is not expected size of 67 or 99 bytes")
-			}
+			seen.first(key, "Duplicate Key, input musig2 partial sig already provided",
+				"Input musig2 partial sig key is not expected size of 67 or 99 bytes", 2*33+1, 2*33+32+1)
 			id, part := readMuSig2ID(sk)
-			var psig [32]byte
-			copy(psig[:], fromVector(s, func() any { return s.take(32) }).([]byte))
-			if in.MuSig2PartialSigs == nil {
-				in.MuSig2PartialSigs = map[MuSig2Key]map[[33]byte][32]byte{}
-			}
-			if in.MuSig2PartialSigs[id] == nil {
-				in.MuSig2PartialSigs[id] = map[[33]byte][32]byte{}
-			}
-			if _, ok := in.MuSig2PartialSigs[id][part]; !ok {
-				in.MuSig2PartialSigs[id][part] = psig
-			}
+			addMuSig2Value(&in.MuSig2PartialSigs, id, part, [32]byte(read32(s)))
 		case InProprietary:
 			readProprietary(s, sk, key, &in.Proprietary)
 		default:
 			readUnknown(s, key, &in.Unknown)
 		}
-	}
-	if !foundSep {
-		fail("Separator is missing at the end of an input map")
-	}
+	}, "an input map")
 	return in
 }
 
@@ -610,44 +580,25 @@ func (in *Input) addLeafScript(leaf TapLeaf, controlBlock []byte) {
 func readOutput(s *stream) Output {
 	var out Output
 	var seen keySet
-	foundSep := false
-	for !s.empty() {
-		key := s.bytes()
-		if len(key) == 0 {
-			foundSep = true
-			break
-		}
-		sk := newKeyStream(key)
-		switch t := sk.compactSize(); t {
+	readMap(s, func(key []byte, sk *stream) {
+		switch sk.compactSize() {
 		case OutRedeemScript:
-			if !seen.add(key) {
-				fail("Duplicate Key, output redeemScript already provided")
-			} else if len(key) != 1 {
-				fail("Output redeemScript key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, output redeemScript already provided",
+				"Output redeemScript key is more than one byte type", 1)
 			out.RedeemScript = s.bytes()
 		case OutWitnessScript:
-			if !seen.add(key) {
-				fail("Duplicate Key, output witnessScript already provided")
-			} else if len(key) != 1 {
-				fail("Output witnessScript key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, output witnessScript already provided",
+				"Output witnessScript key is more than one byte type", 1)
 			out.WitnessScript = s.bytes()
 		case OutBIP32Derivation:
 			readHDKeypath(s, key, &out.BIP32Derivs)
 		case OutTapInternalKey:
-			if !seen.add(key) {
-				fail("Duplicate Key, output Taproot internal key already provided")
-			} else if len(key) != 1 {
-				fail("Output Taproot internal key key is more than one byte type")
-			}
-			copy(out.TapInternalKey[:], fromVector(s, func() any { return s.take(32) }).([]byte))
+			seen.first(key, "Duplicate Key, output Taproot internal key already provided",
+				"Output Taproot internal key key is more than one byte type", 1)
+			copy(out.TapInternalKey[:], read32(s))
 		case OutTapTree:
-			if !seen.add(key) {
-				fail("Duplicate Key, output Taproot tree already provided")
-			} else if len(key) != 1 {
-				fail("Output Taproot tree key is more than one byte type")
-			}
+			seen.first(key, "Duplicate Key, output Taproot tree already provided",
+				"Output Taproot tree key is more than one byte type", 1)
 			v := s.bytes()
 			tr := newStream(v)
 			if tr.empty() {
@@ -671,36 +622,15 @@ func readOutput(s *stream) Output {
 				fail("Output Taproot tree is malformed")
 			}
 		case OutTapBIP32Derivation:
-			if !seen.add(key) {
-				fail("Duplicate Key, output Taproot BIP32 keypath already provided")
-			} else if len(key) != 33 {
-				fail("Output Taproot BIP32 keypath key is not at 33 bytes")
-			}
-			var x [32]byte
-			copy(x[:], key[1:])
-			o := readTapKeyOrigin(s, "Output")
-			if out.TapBIP32Derivs == nil {
-				out.TapBIP32Derivs = map[[32]byte]TapKeyOrigin{}
-			}
-			if _, ok := out.TapBIP32Derivs[x]; !ok {
-				out.TapBIP32Derivs[x] = o
-			}
+			readTapBIP32Deriv(s, &seen, key, &out.TapBIP32Derivs, "Output")
 		case OutMuSig2Participants:
-			if !seen.add(key) {
-				fail("Duplicate Key, output participant pubkeys for an aggregate key already provided")
-			} else if len(key) != 33+1 {
-				fail("Output musig2 participants pubkeys aggregate key is not 34 bytes")
-			}
-			readMuSig2Participants(s, sk, &out.MuSig2Participants, "Output")
+			readMuSig2Participants(s, sk, &seen, key, &out.MuSig2Participants, "Output")
 		case OutProprietary:
 			readProprietary(s, sk, key, &out.Proprietary)
 		default:
 			readUnknown(s, key, &out.Unknown)
 		}
-	}
-	if !foundSep {
-		fail("Separator is missing at the end of an output map")
-	}
+	}, "an output map")
 	return out
 }
 

@@ -68,9 +68,7 @@ func mergeNested[K, L comparable, V any](a, b map[K]map[L]V) map[K]map[L]V {
 
 // Merge adds o's data into in (Core's PSBTInput::Merge).
 func (in *Input) Merge(o *Input) {
-	if in.NonWitnessUTXO == nil && o.NonWitnessUTXO != nil {
-		in.NonWitnessUTXO = o.NonWitnessUTXO
-	}
+	fillZero(&in.NonWitnessUTXO, o.NonWitnessUTXO)
 	if nullTxOut(in.WitnessUTXO) && !nullTxOut(o.WitnessUTXO) {
 		in.WitnessUTXO = o.WitnessUTXO
 	}
@@ -86,27 +84,13 @@ func (in *Input) Merge(o *Input) {
 	// control blocks.
 	in.TapLeafScripts = mergeMap(in.TapLeafScripts, o.TapLeafScripts)
 	in.TapBIP32Derivs = mergeMap(in.TapBIP32Derivs, o.TapBIP32Derivs)
-	if len(in.RedeemScript) == 0 && len(o.RedeemScript) > 0 {
-		in.RedeemScript = o.RedeemScript
-	}
-	if len(in.WitnessScript) == 0 && len(o.WitnessScript) > 0 {
-		in.WitnessScript = o.WitnessScript
-	}
-	if len(in.FinalScriptSig) == 0 && len(o.FinalScriptSig) > 0 {
-		in.FinalScriptSig = o.FinalScriptSig
-	}
-	if len(in.FinalScriptWitness) == 0 && len(o.FinalScriptWitness) > 0 {
-		in.FinalScriptWitness = o.FinalScriptWitness
-	}
-	if len(in.TapKeySig) == 0 && len(o.TapKeySig) > 0 {
-		in.TapKeySig = o.TapKeySig
-	}
-	if in.TapInternalKey == ([32]byte{}) {
-		in.TapInternalKey = o.TapInternalKey
-	}
-	if in.TapMerkleRoot == ([32]byte{}) {
-		in.TapMerkleRoot = o.TapMerkleRoot
-	}
+	fillEmpty(&in.RedeemScript, o.RedeemScript)
+	fillEmpty(&in.WitnessScript, o.WitnessScript)
+	fillEmpty(&in.FinalScriptSig, o.FinalScriptSig)
+	fillEmpty(&in.FinalScriptWitness, o.FinalScriptWitness)
+	fillEmpty(&in.TapKeySig, o.TapKeySig)
+	fillZero(&in.TapInternalKey, o.TapInternalKey)
+	fillZero(&in.TapMerkleRoot, o.TapMerkleRoot)
 	in.MuSig2Participants = mergeMap(in.MuSig2Participants, o.MuSig2Participants)
 	in.MuSig2PubNonces = mergeNested(in.MuSig2PubNonces, o.MuSig2PubNonces)
 	in.MuSig2PartialSigs = mergeNested(in.MuSig2PartialSigs, o.MuSig2PartialSigs)
@@ -117,18 +101,10 @@ func (out *Output) Merge(o *Output) {
 	out.BIP32Derivs = mergeMap(out.BIP32Derivs, o.BIP32Derivs)
 	out.Unknown = mergeMap(out.Unknown, o.Unknown)
 	out.TapBIP32Derivs = mergeMap(out.TapBIP32Derivs, o.TapBIP32Derivs)
-	if len(out.RedeemScript) == 0 && len(o.RedeemScript) > 0 {
-		out.RedeemScript = o.RedeemScript
-	}
-	if len(out.WitnessScript) == 0 && len(o.WitnessScript) > 0 {
-		out.WitnessScript = o.WitnessScript
-	}
-	if out.TapInternalKey == ([32]byte{}) {
-		out.TapInternalKey = o.TapInternalKey
-	}
-	if len(out.TapTree) == 0 && len(o.TapTree) > 0 {
-		out.TapTree = o.TapTree
-	}
+	fillEmpty(&out.RedeemScript, o.RedeemScript)
+	fillEmpty(&out.WitnessScript, o.WitnessScript)
+	fillZero(&out.TapInternalKey, o.TapInternalKey)
+	fillEmpty(&out.TapTree, o.TapTree)
 	out.MuSig2Participants = mergeMap(out.MuSig2Participants, o.MuSig2Participants)
 }
 
@@ -192,4 +168,21 @@ func (out *Output) clone() Output {
 	c.Proprietary = maps.Clone(out.Proprietary)
 	c.Unknown = maps.Clone(out.Unknown)
 	return c
+}
+
+// fillEmpty sets *dst to src when *dst is empty: a field is taken from the
+// other packet only where this one has none, as Core's Merge does.
+func fillEmpty[T any](dst *[]T, src []T) {
+	if len(*dst) == 0 && len(src) > 0 {
+		*dst = src
+	}
+}
+
+// fillZero is fillEmpty for a field that is empty when zero (a fixed-size
+// array, a pointer).
+func fillZero[T comparable](dst *T, src T) {
+	var zero T
+	if *dst == zero {
+		*dst = src
+	}
 }
