@@ -107,7 +107,8 @@ const (
 	CodeWalletNotSpecified Code = -19
 	// CodeWalletAlreadyLoaded is a load of a wallet that is loaded.
 	CodeWalletAlreadyLoaded Code = -35
-	// CodeWalletAlreadyExists is a create of a wallet that exists.
+	// CodeWalletAlreadyExists is a restore onto a wallet, or a wallet
+	// folder, that exists.
 	CodeWalletAlreadyExists Code = -36
 
 	// CodeWalletInvalidAccountName is the old name of

@@ -48,27 +48,34 @@ func scanValue(data []byte, i, depth int) (int, bool) {
 	switch c := data[i]; {
 	case c == '"':
 		return scanString(data, i)
-	case c == '{':
+	case c == '{' || c == '[':
 		if depth >= maxDepth {
 			return i, false
 		}
+		closer := byte(']')
+		if c == '{' {
+			closer = '}'
+		}
 		i = skipSpace(data, i+1)
-		if i < len(data) && data[i] == '}' {
+		if i < len(data) && data[i] == closer {
 			return i + 1, true
 		}
 		for {
-			if i >= len(data) || data[i] != '"' {
-				return i, false
-			}
 			var ok bool
-			if i, ok = scanString(data, i); !ok {
-				return i, false
+			if c == '{' {
+				// A member: its name and a colon before the value.
+				if i >= len(data) || data[i] != '"' {
+					return i, false
+				}
+				if i, ok = scanString(data, i); !ok {
+					return i, false
+				}
+				i = skipSpace(data, i)
+				if i >= len(data) || data[i] != ':' {
+					return i, false
+				}
+				i = skipSpace(data, i+1)
 			}
-			i = skipSpace(data, i)
-			if i >= len(data) || data[i] != ':' {
-				return i, false
-			}
-			i = skipSpace(data, i+1)
 			if i, ok = scanValue(data, i, depth+1); !ok {
 				return i, false
 			}
@@ -76,32 +83,7 @@ func scanValue(data []byte, i, depth int) (int, bool) {
 			if i >= len(data) {
 				return i, false
 			}
-			if data[i] == '}' {
-				return i + 1, true
-			}
-			if data[i] != ',' {
-				return i, false
-			}
-			i = skipSpace(data, i+1)
-		}
-	case c == '[':
-		if depth >= maxDepth {
-			return i, false
-		}
-		i = skipSpace(data, i+1)
-		if i < len(data) && data[i] == ']' {
-			return i + 1, true
-		}
-		for {
-			var ok bool
-			if i, ok = scanValue(data, i, depth+1); !ok {
-				return i, false
-			}
-			i = skipSpace(data, i)
-			if i >= len(data) {
-				return i, false
-			}
-			if data[i] == ']' {
+			if data[i] == closer {
 				return i + 1, true
 			}
 			if data[i] != ',' {
@@ -142,18 +124,14 @@ func scanNumber(data []byte, i int) (int, bool) {
 			return i, false
 		}
 	} else {
-		for i < len(data) && isDigit(data[i]) {
-			i++
-		}
+		i = skipDigits(data, i)
 	}
 	if i < len(data) && data[i] == '.' {
 		i++
 		if i >= len(data) || !isDigit(data[i]) {
 			return i, false
 		}
-		for i < len(data) && isDigit(data[i]) {
-			i++
-		}
+		i = skipDigits(data, i)
 	}
 	if i < len(data) && (data[i] == 'e' || data[i] == 'E') {
 		i++
@@ -163,11 +141,18 @@ func scanNumber(data []byte, i int) (int, bool) {
 		if i >= len(data) || !isDigit(data[i]) {
 			return i, false
 		}
-		for i < len(data) && isDigit(data[i]) {
-			i++
-		}
+		i = skipDigits(data, i)
 	}
 	return i, true
+}
+
+// skipDigits returns the index of the first byte at or after i that is not
+// a decimal digit.
+func skipDigits(data []byte, i int) int {
+	for i < len(data) && isDigit(data[i]) {
+		i++
+	}
+	return i
 }
 
 func hexVal(c byte) rune {
