@@ -144,84 +144,57 @@ func FormatFeeRate(perKvB int64) string {
 func ParseOptions(get func(name string) (string, bool), deprecated []string) (Options, []string, error) {
 	o := DefaultOptions()
 	var warnings []string
-	amountErr := func(name, v string) error {
-		return fmt.Errorf("Invalid amount for -%s=<amount>: '%s'", name, v)
-	}
-	if v, ok := get("mintxfee"); ok {
+	// The amount options in Core's order. Each value must parse as an
+	// amount; one above high (when high > 0) adds the warning; a minimum
+	// (least, the error's tail with the minimum relay fee for %s) refuses
+	// smaller values.
+	for _, a := range []struct {
+		name       string
+		dst        *int64
+		offAllowed bool   // "-1" turns the option off (-1)
+		deprecated string // warned about whenever the option is given
+		high       int64
+		warning    string
+		least      string
+	}{
+		{name: "mintxfee", dst: &o.MinTxFee, high: highTxFeePerKB,
+			warning: "-mintxfee is set very high! This is the minimum transaction fee you pay on every transaction."},
+		{name: "maxapsfee", dst: &o.MaxAPSFee, offAllowed: true, high: highAPSFee,
+			warning: "-maxapsfee is set very high! This is the maximum transaction fee you pay (in addition to the normal fee) to prioritize partial spend avoidance over regular coin selection."},
+		{name: "fallbackfee", dst: &o.FallbackFee, high: highTxFeePerKB,
+			warning: "-fallbackfee is set very high! This is the transaction fee you may pay when fee estimates are not available."},
+		{name: "discardfee", dst: &o.DiscardFee, high: highTxFeePerKB,
+			warning: "-discardfee is set very high! This is the transaction fee you may discard if change is smaller than dust at this level"},
+		{name: "paytxfee", dst: &o.PayTxFee, deprecated: "-paytxfee is deprecated and will be fully removed in v31.0.",
+			high: highTxFeePerKB, warning: "-paytxfee is set very high! This is the transaction fee you will pay if you send a transaction.",
+			least: "(must be at least %s)"},
+		{name: "maxtxfee", dst: &o.MaxTxFee, high: highMaxTxFee,
+			warning: "-maxtxfee is set very high! Fees this large could be paid on a single transaction.",
+			least:   "(must be at least the minrelay fee of %s to prevent stuck transactions)"},
+		{name: "consolidatefeerate", dst: &o.ConsolidateFeeRate},
+	} {
+		v, ok := get(a.name)
+		if !ok {
+			continue
+		}
+		if a.deprecated != "" {
+			warnings = append(warnings, a.deprecated)
+		}
+		if a.offAllowed && v == "-1" {
+			*a.dst = -1
+			continue
+		}
 		n, ok := ParseMoney(v)
 		if !ok {
-			return o, nil, amountErr("mintxfee", v)
+			return o, nil, fmt.Errorf("Invalid amount for -%s=<amount>: '%s'", a.name, v)
 		}
-		if n > highTxFeePerKB {
-			warnings = append(warnings, "-mintxfee is set very high! This is the minimum transaction fee you pay on every transaction.")
+		if a.high > 0 && n > a.high {
+			warnings = append(warnings, a.warning)
 		}
-		o.MinTxFee = n
-	}
-	if v, ok := get("maxapsfee"); ok {
-		if v == "-1" {
-			o.MaxAPSFee = -1
-		} else if n, ok := ParseMoney(v); ok {
-			if n > highAPSFee {
-				warnings = append(warnings, "-maxapsfee is set very high! This is the maximum transaction fee you pay (in addition to the normal fee) to prioritize partial spend avoidance over regular coin selection.")
-			}
-			o.MaxAPSFee = n
-		} else {
-			return o, nil, amountErr("maxapsfee", v)
+		if a.least != "" && n < o.MinRelayFee {
+			return o, nil, fmt.Errorf("Invalid amount for -%s=<amount>: '%s' "+a.least, a.name, v, FormatFeeRate(o.MinRelayFee))
 		}
-	}
-	if v, ok := get("fallbackfee"); ok {
-		n, ok := ParseMoney(v)
-		if !ok {
-			return o, nil, amountErr("fallbackfee", v)
-		}
-		if n > highTxFeePerKB {
-			warnings = append(warnings, "-fallbackfee is set very high! This is the transaction fee you may pay when fee estimates are not available.")
-		}
-		o.FallbackFee = n
-	}
-	if v, ok := get("discardfee"); ok {
-		n, ok := ParseMoney(v)
-		if !ok {
-			return o, nil, amountErr("discardfee", v)
-		}
-		if n > highTxFeePerKB {
-			warnings = append(warnings, "-discardfee is set very high! This is the transaction fee you may discard if change is smaller than dust at this level")
-		}
-		o.DiscardFee = n
-	}
-	if v, ok := get("paytxfee"); ok {
-		warnings = append(warnings, "-paytxfee is deprecated and will be fully removed in v31.0.")
-		n, ok := ParseMoney(v)
-		if !ok {
-			return o, nil, amountErr("paytxfee", v)
-		}
-		if n > highTxFeePerKB {
-			warnings = append(warnings, "-paytxfee is set very high! This is the transaction fee you will pay if you send a transaction.")
-		}
-		if n < o.MinRelayFee {
-			return o, nil, fmt.Errorf("Invalid amount for -paytxfee=<amount>: '%s' (must be at least %s)", v, FormatFeeRate(o.MinRelayFee))
-		}
-		o.PayTxFee = n
-	}
-	if v, ok := get("maxtxfee"); ok {
-		n, ok := ParseMoney(v)
-		if !ok {
-			return o, nil, amountErr("maxtxfee", v)
-		}
-		if n > highMaxTxFee {
-			warnings = append(warnings, "-maxtxfee is set very high! Fees this large could be paid on a single transaction.")
-		}
-		if n < o.MinRelayFee {
-			return o, nil, fmt.Errorf("Invalid amount for -maxtxfee=<amount>: '%s' (must be at least the minrelay fee of %s to prevent stuck transactions)", v, FormatFeeRate(o.MinRelayFee))
-		}
-		o.MaxTxFee = n
-	}
-	if v, ok := get("consolidatefeerate"); ok {
-		n, ok := ParseMoney(v)
-		if !ok {
-			return o, nil, amountErr("consolidatefeerate", v)
-		}
-		o.ConsolidateFeeRate = n
+		*a.dst = n
 	}
 	var err error
 	if v, ok := get("txconfirmtarget"); ok {
