@@ -1,20 +1,47 @@
 package main
 
 import (
+	"encoding/json"
 	"testing"
 )
+
+// convertCase is one conversion of a call's arguments: the JSON params
+// expected, or the error.
+type convertCase struct {
+	name    string
+	method  string
+	args    []string
+	want    string
+	wantErr string
+}
+
+// runConvertCases runs each case through convert as a subtest.
+func runConvertCases(t *testing.T, convert func(method string, args []string) (json.RawMessage, error), tests []convertCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := convert(tt.method, tt.args)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Fatalf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
 
 // TestConvertPositional checks which positional arguments become JSON and
 // which stay strings.
 func TestConvertPositional(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		method  string
-		args    []string
-		want    string
-		wantErr string
-	}{
+	runConvertCases(t, convertPositional, []convertCase{
 		{"no args", "uptime", nil, `[]`, ""},
 		{"echo keeps strings", "echo", []string{"1", "true", `{"a":1}`, "x y"},
 			`["1","true","{\"a\":1}","x y"]`, ""},
@@ -41,37 +68,14 @@ func TestConvertPositional(t *testing.T) {
 		{"walletpassphrase timeout", "walletpassphrase", []string{"a=b", "60"}, `["a=b",60]`, ""},
 		{"setlabel", "setlabel", []string{"addr", "5"}, `["addr","5"]`, ""},
 		{"stop wait", "stop", []string{"0"}, `[0]`, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := convertPositional(tt.method, tt.args)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Fatalf("got %s, want %s", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestConvertNamed checks -named argument handling, including positional
 // arguments mixed in and values holding '='.
 func TestConvertNamed(t *testing.T) {
 	t.Parallel()
-	tests := []struct {
-		name    string
-		method  string
-		args    []string
-		want    string
-		wantErr string
-	}{
+	runConvertCases(t, convertNamed, []convertCase{
 		{"none", "uptime", nil, `{}`, ""},
 		{"strings", "echo", []string{"arg0=a", "arg2=c"}, `{"arg0":"a","arg2":"c"}`, ""},
 		{"json by name", "echojson", []string{"arg1=[1,2]", "arg0=true"}, `{"arg1":[1,2],"arg0":true}`, ""},
@@ -88,24 +92,7 @@ func TestConvertNamed(t *testing.T) {
 			`{"timeout":60,"args":["p=w"]}`, ""},
 		{"named passphrase", "walletpassphrase", []string{"passphrase=a=b", "timeout=1"},
 			`{"passphrase":"a=b","timeout":1}`, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := convertNamed(tt.method, tt.args)
-			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if string(got) != tt.want {
-				t.Fatalf("got %s, want %s", got, tt.want)
-			}
-		})
-	}
+	})
 }
 
 // TestConvertTable checks the table itself: no duplicate position with
