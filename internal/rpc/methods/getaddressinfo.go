@@ -19,11 +19,7 @@ func newGetAddressInfo(d *Deps) *rpc.Method {
 		Result:   "{ \"address\", \"scriptPubKey\", \"ismine\", \"solvable\", \"desc\", \"parent_desc\", ... \"labels\" }",
 		Examples: []string{`"bcrt1q..."`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
-			if err != nil {
-				return nil, err
-			}
-			a, err := req.String(0)
+			w, a, err := walletAndString(d, req)
 			if err != nil {
 				return nil, err
 			}

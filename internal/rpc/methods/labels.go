@@ -24,17 +24,9 @@ func newSetLabel(d *Deps) *rpc.Method {
 		Result:   "null    (json null)",
 		Examples: []string{`"bcrt1q..." "tabby"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
+			w, spk, err := walletAndAddress(d, req)
 			if err != nil {
 				return nil, err
-			}
-			a, err := req.String(0)
-			if err != nil {
-				return nil, err
-			}
-			spk, err := address.Decode(a, d.Net)
-			if err != nil {
-				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid Bitcoin address")
 			}
 			label, err := req.String(1)
 			if err != nil {
@@ -96,11 +88,7 @@ func newGetAddressesByLabel(d *Deps) *rpc.Method {
 		Result:   "{ \"address\" : { \"purpose\" : \"str\" }, ... }",
 		Examples: []string{`"tabby"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
-			if err != nil {
-				return nil, err
-			}
-			label, err := req.String(0)
+			w, label, err := walletAndString(d, req)
 			if err != nil {
 				return nil, err
 			}

@@ -261,17 +261,9 @@ func newGetReceivedByAddress(d *Deps) *rpc.Method {
 		Result:   "n    (numeric) The total amount in BTC received at this address",
 		Examples: []string{`"bcrt1q..."`, `"bcrt1q..." 6`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
+			w, spk, err := walletAndAddress(d, req)
 			if err != nil {
 				return nil, err
-			}
-			a, err := req.String(0)
-			if err != nil {
-				return nil, err
-			}
-			spk, err := address.Decode(a, d.Net)
-			if err != nil {
-				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid Bitcoin address")
 			}
 			return received(ctx, req, w, [][]byte{spk})
 		},
@@ -518,11 +510,7 @@ func newImportPrunedFunds(d *Deps) *rpc.Method {
 		Result:   "null    (json null)",
 		Examples: []string{`"rawtransaction" "txoutproof"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
-			if err != nil {
-				return nil, err
-			}
-			s, err := req.String(0)
+			w, s, err := walletAndString(d, req)
 			if err != nil {
 				return nil, err
 			}
@@ -586,11 +574,7 @@ func newRemovePrunedFunds(d *Deps) *rpc.Method {
 		Result:   "null    (json null)",
 		Examples: []string{`"a8d0c0184dde994a09ec054286f1ce581bebf46446a512166eae7628734ea0a5"`},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
-			w, err := requestWallet(d, req)
-			if err != nil {
-				return nil, err
-			}
-			s, err := req.String(0)
+			w, s, err := walletAndString(d, req)
 			if err != nil {
 				return nil, err
 			}

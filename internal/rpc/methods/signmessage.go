@@ -66,15 +66,11 @@ func newVerifyMessage(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			spk, err := address.Decode(addr, d.Net)
+			_, keyID, err := messageAddress(addr, d)
 			if err != nil {
-				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid address")
+				return nil, err
 			}
-			class, sol := script.Solve(spk)
-			if class != script.PubKeyHash {
-				return nil, rpc.NewError(rpc.CodeTypeError, "Address does not refer to key")
-			}
-			switch sign.VerifyMessage(sol[0], sig, msg) {
+			switch sign.VerifyMessage(keyID, sig, msg) {
 			case sign.MessageOK:
 				return true, nil
 			case sign.MessageMalformed:
@@ -83,4 +79,19 @@ func newVerifyMessage(d *Deps) *rpc.Method {
 			return false, nil
 		},
 	}
+}
+
+// messageAddress decodes the address of a message signature, which must be
+// P2PKH, to its script and key hash: Core's -5 "Invalid address" when it
+// does not decode, -3 "Address does not refer to key" for another kind.
+func messageAddress(addr string, d *Deps) (spk, keyID []byte, err error) {
+	spk, err = address.Decode(addr, d.Net)
+	if err != nil {
+		return nil, nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid address")
+	}
+	class, sol := script.Solve(spk)
+	if class != script.PubKeyHash {
+		return nil, nil, rpc.NewError(rpc.CodeTypeError, "Address does not refer to key")
+	}
+	return spk, sol[0], nil
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/sign"
@@ -45,15 +44,11 @@ func newSignMessage(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			spk, err := address.Decode(addr, d.Net)
+			spk, keyID, err := messageAddress(addr, d)
 			if err != nil {
-				return nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid address")
+				return nil, err
 			}
-			class, sol := script.Solve(spk)
-			if class != script.PubKeyHash {
-				return nil, rpc.NewError(rpc.CodeTypeError, "Address does not refer to key")
-			}
-			key, err := walletMessageKey(w, spk, sol[0])
+			key, err := walletMessageKey(w, spk, keyID)
 			if err != nil {
 				return nil, err
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -17,6 +18,35 @@ var errNoWalletSupport = rpc.NewError(rpc.CodeMethodNotFound, "Method not found"
 
 // walletLoadResult is the result help of the calls that open a wallet.
 const walletLoadResult = "{\n  \"name\" : \"str\",        (string) The wallet's name\n  \"warnings\" : [ \"str\" ]  (json array, optional) Warnings\n}"
+
+// walletAndString returns the request's wallet (requestWallet) and its
+// first argument, a string, checked in that order.
+func walletAndString(d *Deps, req *rpc.Request) (*wallet.Wallet, string, error) {
+	w, err := requestWallet(d, req)
+	if err != nil {
+		return nil, "", err
+	}
+	s, err := req.String(0)
+	if err != nil {
+		return nil, "", err
+	}
+	return w, s, nil
+}
+
+// walletAndAddress is walletAndString for an address argument, which it
+// decodes to its script: Core's -5 "Invalid Bitcoin address" when it does
+// not decode.
+func walletAndAddress(d *Deps, req *rpc.Request) (*wallet.Wallet, []byte, error) {
+	w, a, err := walletAndString(d, req)
+	if err != nil {
+		return nil, nil, err
+	}
+	spk, err := address.Decode(a, d.Net)
+	if err != nil {
+		return nil, nil, rpc.NewError(rpc.CodeInvalidAddressOrKey, "Invalid Bitcoin address")
+	}
+	return w, spk, nil
+}
 
 // requestWallet picks the wallet a wallet method works on: the one named by
 // the /wallet/<name> URI, or the only loaded one (Core's -18 and -19
