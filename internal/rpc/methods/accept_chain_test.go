@@ -214,9 +214,8 @@ func (h *acceptHarness) restart(args ...string) {
 	if err := h.d.Stop(); err != nil {
 		h.t.Fatalf("stop: %v", err)
 	}
-	base := []string{"-chainbackend=btcd", "-chainrpcconnect=" + h.b.RPCAddr, "-chainrpcuser=" + h.b.User,
-		"-chainrpcpassword=" + h.b.Pass, "-chainpoll=100", "-wallet=w", "-wallet=watch", "-wallet=w2"}
-	h.d = testenv.StartDaemon(h.t, &testenv.DaemonOptions{DataDir: h.d.DataDir, Args: append(base, args...)})
+	args = append([]string{"-chainpoll=100", "-wallet=w", "-wallet=watch", "-wallet=w2"}, args...)
+	h.d = testenv.StartDaemon(h.t, &testenv.DaemonOptions{DataDir: h.d.DataDir, Args: btcdArgs(h.b, args...)})
 	for _, w := range h.clients {
 		name := w.URL[strings.LastIndex(w.URL, "/")+1:]
 		w.URL = h.d.URL + "wallet/" + name
@@ -249,18 +248,8 @@ func TestSpendAcceptanceChain(t *testing.T) {
 	}
 	t.Parallel()
 	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass, "-chainpoll=100"}})
-	var cw json.RawMessage
-	for _, args := range [][]any{{"w"}, {"w2"}, {"watch", true, true}} {
-		if err := d.CallResult(&cw, "createwallet", args...); err != nil {
-			t.Fatal(err)
-		}
-	}
-	client := func(name string) *testenv.Client {
-		return &testenv.Client{URL: d.URL + "wallet/" + name, User: d.User, Pass: d.Pass}
-	}
-	wc, w2, watch := client("w"), client("w2"), client("watch")
+	d := startOnBtcd(t, b, "-chainpoll=100")
+	wc, w2, watch := createWallet(t, d, "w"), createWallet(t, d, "w2"), createWallet(t, d, "watch", true, true)
 	h := &acceptHarness{spendHarness: &spendHarness{t: t, b: b, d: d, w: wc, blocks: map[chainhash.Hash]*wire.MsgBlock{}},
 		gone: map[string]bool{}, bumps: map[string]bool{}}
 

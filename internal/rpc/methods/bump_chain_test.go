@@ -7,11 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 	"github.com/descwallet/descwallet/psbt"
 )
@@ -40,21 +37,9 @@ func TestBumpFeeChain(t *testing.T) {
 		t.Skip("-short: starts btcd and the daemon")
 	}
 	t.Parallel()
-	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
-	h := &spendHarness{t: t, b: b, d: d, w: wc, blocks: map[chainhash.Hash]*wire.MsgBlock{}}
-	var a string
-	h.call(&a, "getnewaddress")
-	spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSpendHarness(t)
+	b, wc := h.b, h.w
+	spk := h.newScript()
 	b.Fund(wire.NewTxOut(20_000_000, spk), wire.NewTxOut(20_000_000, spk), wire.NewTxOut(3_000_000, spk))
 	b.Generate(1)
 	h.check("receive")
@@ -92,7 +77,7 @@ func TestBumpFeeChain(t *testing.T) {
 	}
 	h.check("bumpfee")
 	var ov, bv walletTxView
-	err = testenv.Poll(30*time.Second, func() error {
+	err := testenv.Poll(30*time.Second, func() error {
 		h.call(&ov, "gettransaction", orig)
 		if !slices.Equal(ov.MempoolConflicts, []string{bump.TxID}) {
 			return errors.New("original's mempoolconflicts not the replacement yet")
@@ -221,22 +206,9 @@ func TestAbandonNeverRelayed(t *testing.T) {
 		t.Skip("-short: starts btcd and the daemon")
 	}
 	t.Parallel()
-	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass,
-		"-walletbroadcast=0"}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
-	h := &spendHarness{t: t, b: b, d: d, w: wc, blocks: map[chainhash.Hash]*wire.MsgBlock{}}
-	var a string
-	h.call(&a, "getnewaddress")
-	spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSpendHarness(t, "-walletbroadcast=0")
+	b, wc := h.b, h.w
+	spk := h.newScript()
 	b.Fund(wire.NewTxOut(10_000_000, spk))
 	b.Generate(1)
 	h.check("receive")
@@ -277,7 +249,7 @@ func TestAbandonNeverRelayed(t *testing.T) {
 	}
 	// The coin is spendable again: the wallet agrees with btcd's chain.
 	h.check("abandoned")
-	_, err = wc.Call("abandontransaction", txid)
+	_, err := wc.Call("abandontransaction", txid)
 	if err != nil {
 		t.Errorf("abandoning again: %v", err)
 	}

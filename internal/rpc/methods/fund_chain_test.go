@@ -6,11 +6,8 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 	"github.com/descwallet/descwallet/psbt"
 )
@@ -29,24 +26,12 @@ func TestFundChain(t *testing.T) {
 		t.Skip("-short: starts btcd and the daemon")
 	}
 	t.Parallel()
-	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
-	h := &spendHarness{t: t, b: b, d: d, w: wc, blocks: map[chainhash.Hash]*wire.MsgBlock{}}
+	h := newSpendHarness(t)
+	b, d, wc := h.b, h.d, h.w
 
 	var outs []*wire.TxOut
 	for _, typ := range []string{"bech32", "bech32m", "legacy"} {
-		var a string
-		h.call(&a, "getnewaddress", "", typ)
-		spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
+		spk := h.newScript("", typ)
 		outs = append(outs, wire.NewTxOut(30_000_000, spk), wire.NewTxOut(5_000_000, spk))
 	}
 	fundID := b.Fund(outs...)
@@ -109,7 +94,11 @@ func TestFundChain(t *testing.T) {
 	if err := d.CallResult(&fundedID, "sendrawtransaction", signed.Hex); err != nil {
 		t.Fatal(err)
 	}
-	h.call(&cw, "lockunspent", true)
+	var unlocked bool
+	h.call(&unlocked, "lockunspent", true)
+	if !unlocked {
+		t.Error("lockunspent true: false")
+	}
 	b.Generate(1)
 	if b.Confirmations(fundedID) != 1 {
 		t.Fatalf("%s not mined", fundedID)
@@ -160,10 +149,7 @@ func TestFundChain(t *testing.T) {
 
 	// walletcreatefundedpsbt in a watch-only wallet of the same
 	// descriptors; the signing wallet signs; combined and finalized.
-	if err := d.CallResult(&cw, "createwallet", "watch", true, true); err != nil {
-		t.Fatal(err)
-	}
-	watch := &testenv.Client{URL: d.URL + "wallet/watch", User: d.User, Pass: d.Pass}
+	watch := createWallet(t, d, "watch", true, true)
 	var ld struct {
 		Descriptors []struct {
 			Desc     string  `json:"desc"`

@@ -40,8 +40,7 @@ func TestMultiNodeSharedWallet(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.DSN(t)
 	b := testenv.StartBtcd(t, nil)
-	args := []string{"-chainbackend=btcd", "-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User,
-		"-chainrpcpassword=" + b.Pass, "-walletdb=" + dsn, "-walletdbshared", "-chainpoll=200"}
+	args := btcdArgs(b, "-walletdb="+dsn, "-walletdbshared", "-chainpoll=200")
 	na := testenv.StartDaemon(t, &testenv.DaemonOptions{DataDir: t.TempDir(), Args: args})
 	nb := testenv.StartDaemon(t, &testenv.DaemonOptions{DataDir: t.TempDir(), Args: args})
 	call := func(c *testenv.Client, out any, method string, params ...any) {

@@ -25,8 +25,7 @@ func TestNodeCallsDaemon(t *testing.T) {
 	t.Parallel()
 	b := testenv.StartBtcd(t, nil)
 	b.Generate(3)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
+	d := startOnBtcd(t, b)
 
 	tip := b.BestBlockHash()
 	batch := `[{"jsonrpc":"2.0","id":0,"method":"getblockchaininfo","params":[]},

@@ -31,8 +31,7 @@ func TestPostgresChainFlow(t *testing.T) {
 	t.Parallel()
 	dsn := pgtest.DSN(t)
 	b := testenv.StartBtcd(t, nil)
-	args := []string{"-chainbackend=btcd", "-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User,
-		"-chainrpcpassword=" + b.Pass, "-walletdb=" + dsn, "-chainpoll=200"}
+	args := btcdArgs(b, "-walletdb="+dsn, "-chainpoll=200")
 	dataDir := t.TempDir()
 	d := testenv.StartDaemon(t, &testenv.DaemonOptions{DataDir: dataDir, Args: args})
 	call := func(c *testenv.Client, out any, method string, params ...any) {
@@ -40,9 +39,6 @@ func TestPostgresChainFlow(t *testing.T) {
 		if err := c.CallResult(out, method, params...); err != nil {
 			t.Fatalf("%s: %v", method, err)
 		}
-	}
-	walletClient := func(d *testenv.Daemon, name string) *testenv.Client {
-		return &testenv.Client{URL: d.URL + "wallet/" + name, User: d.User, Pass: d.Pass}
 	}
 	var ignore json.RawMessage
 

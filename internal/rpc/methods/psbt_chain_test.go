@@ -37,8 +37,7 @@ func TestPSBTChain(t *testing.T) {
 	}
 	t.Parallel()
 	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
+	d := startOnBtcd(t, b)
 
 	k1, k2 := testenv.NewKey("psbt chain 1"), testenv.NewKey("psbt chain 2")
 	k3, k4 := testenv.NewKey("psbt chain 3"), testenv.NewKey("psbt chain 4")

@@ -222,25 +222,13 @@ func TestSendChain(t *testing.T) {
 		t.Skip("-short: starts btcd and the daemon")
 	}
 	t.Parallel()
-	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
-	h := &spendHarness{t: t, b: b, d: d, w: wc, blocks: map[chainhash.Hash]*wire.MsgBlock{}}
+	h := newSpendHarness(t)
+	b, d, wc := h.b, h.d, h.w
 
 	// Receive: two coins on an address of each type.
 	var outs []*wire.TxOut
 	for _, typ := range []string{"legacy", "p2sh-segwit", "bech32", "bech32m"} {
-		var a string
-		h.call(&a, "getnewaddress", "", typ)
-		spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
+		spk := h.newScript("", typ)
 		outs = append(outs, wire.NewTxOut(30_000_000, spk), wire.NewTxOut(5_000_000, spk))
 	}
 	fundID := b.Fund(outs...)
@@ -375,18 +363,12 @@ func TestSendChain(t *testing.T) {
 
 	// A wallet without private keys cannot send; a locked one needs the
 	// passphrase.
-	if err := d.CallResult(&cw, "createwallet", "watch", true); err != nil {
-		t.Fatal(err)
-	}
-	watch := &testenv.Client{URL: d.URL + "wallet/watch", User: d.User, Pass: d.Pass}
+	watch := createWallet(t, d, "watch", true)
 	_, err = watch.Call("sendtoaddress", stranger.WPKH.Address, 0.1, nil, nil, nil, nil, nil, nil, nil, 1)
 	if !errors.As(err, &re) || re.Code != -4 || re.Message != "Error: Private keys are disabled for this wallet" {
 		t.Errorf("watch-only sendtoaddress: %v", err)
 	}
-	if err := d.CallResult(&cw, "createwallet", "locked", false, false, "secret"); err != nil {
-		t.Fatal(err)
-	}
-	locked := &testenv.Client{URL: d.URL + "wallet/locked", User: d.User, Pass: d.Pass}
+	locked := createWallet(t, d, "locked", false, false, "secret")
 	_, err = locked.Call("sendtoaddress", stranger.WPKH.Address, 0.1, nil, nil, nil, nil, nil, nil, nil, 1)
 	if !errors.As(err, &re) || re.Code != -13 {
 		t.Errorf("locked sendtoaddress: %v", err)

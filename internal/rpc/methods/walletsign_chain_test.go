@@ -22,13 +22,8 @@ import (
 func walletSignSetup(t *testing.T) (*testenv.Btcd, *testenv.Client, []wire.OutPoint, []*wire.TxOut) {
 	t.Helper()
 	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
+	d := startOnBtcd(t, b)
+	wc := createWallet(t, d, "w")
 	var outs []*wire.TxOut
 	for i, typ := range []string{"legacy", "p2sh-segwit", "bech32", "bech32m"} {
 		var a string
