@@ -173,7 +173,7 @@ func blockArgs(w WalletTx) (hash, height, btime, bindex any) {
 func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 	hash, height, btime, bindex := blockArgs(w)
 	var seq int64
-	t.wrote = true
+	t.chain = true
 	err := t.tx.QueryRow(t.ctx, `INSERT INTO wallet_txs (wallet_id, txid, seq, raw, time_received, time_smart,
 		block_hash, block_height, block_time, block_index, event_depth) VALUES ($1, $2,
 		(SELECT coalesce(max(seq), 0) + 1 FROM wallet_txs WHERE wallet_id = $1), $3, $4, $5, $6, $7, $8, $9, $10)
@@ -191,30 +191,30 @@ func (t *Tx) PutWalletTx(w WalletTx) (int64, error) {
 // UnconfirmAbove removes the block of every transaction confirmed above
 // height, and the depths reported of it.
 func (t *Tx) UnconfirmAbove(height int32) error {
-	return t.exec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
+	return t.chainExec("unconfirm transactions", `UPDATE wallet_txs SET block_hash = NULL, block_height = NULL,
 		block_time = NULL, block_index = NULL, event_depth = 0 WHERE wallet_id = $1 AND block_height > $2`, height)
 }
 
 // SetEventDepth records the highest confirmation depth the event log
 // reported for a transaction.
 func (t *Tx) SetEventDepth(txid [32]byte, depth int32) error {
-	return t.exec("write transaction", "UPDATE wallet_txs SET event_depth = $3 WHERE wallet_id = $1 AND txid = $2",
+	return t.chainExec("write transaction", "UPDATE wallet_txs SET event_depth = $3 WHERE wallet_id = $1 AND txid = $2",
 		txid[:], depth)
 }
 
 // DeleteWalletTx removes a transaction; removing an unknown one is not an
 // error.
 func (t *Tx) DeleteWalletTx(txid [32]byte) error {
-	if err := t.exec("delete transaction", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:]); err != nil {
+	if err := t.chainExec("delete transaction", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:]); err != nil {
 		return err
 	}
-	return t.exec("delete transaction", "DELETE FROM wallet_txs WHERE wallet_id = $1 AND txid = $2", txid[:])
+	return t.chainExec("delete transaction", "DELETE FROM wallet_txs WHERE wallet_id = $1 AND txid = $2", txid[:])
 }
 
 // PutTxMarks records a transaction's marks; zero marks remove its row.
 func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m == (TxMarks{}) {
-		return t.exec("write transaction marks", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:])
+		return t.chainExec("write transaction marks", "DELETE FROM wallet_tx_marks WHERE wallet_id = $1 AND txid = $2", txid[:])
 	}
 	var by, rep any
 	if m.ReplacedBy != ([32]byte{}) {
@@ -234,7 +234,7 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.To != "" {
 		to = m.To
 	}
-	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
+	return t.chainExec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
 		conflict_hash, conflict_height, comment, comment_to) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 		ON CONFLICT (wallet_id, txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
@@ -245,7 +245,7 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 
 // SetRecentBlocks replaces the recorded chain state.
 func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
-	if err := t.exec("write chain state", "DELETE FROM chain_blocks WHERE wallet_id = $1"); err != nil {
+	if err := t.chainExec("write chain state", "DELETE FROM chain_blocks WHERE wallet_id = $1"); err != nil {
 		return err
 	}
 	if len(blocks) == 0 {
@@ -257,16 +257,16 @@ func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
 		heights[i] = b.Height
 		hashes[i] = append([]byte(nil), b.Hash[:]...)
 	}
-	return t.exec("write chain state", `INSERT INTO chain_blocks (wallet_id, height, hash)
+	return t.chainExec("write chain state", `INSERT INTO chain_blocks (wallet_id, height, hash)
 		SELECT $1, h, x FROM unnest($2::integer[], $3::bytea[]) AS u (h, x)`, heights, hashes)
 }
 
 // SetRescan records a rescan in progress; nil removes the record.
 func (t *Tx) SetRescan(rs *RescanState) error {
 	if rs == nil {
-		return t.exec("write rescan state", "DELETE FROM rescan WHERE wallet_id = $1")
+		return t.chainExec("write rescan state", "DELETE FROM rescan WHERE wallet_id = $1")
 	}
-	return t.exec("write rescan state", `INSERT INTO rescan (wallet_id, next_height, stop_height) VALUES ($1, $2, $3)
+	return t.chainExec("write rescan state", `INSERT INTO rescan (wallet_id, next_height, stop_height) VALUES ($1, $2, $3)
 		ON CONFLICT (wallet_id) DO UPDATE SET next_height = excluded.next_height, stop_height = excluded.stop_height`,
 		rs.Next, rs.Stop)
 }
@@ -289,7 +289,7 @@ type Event struct {
 // AppendEvent adds an event and returns its cursor, the wallet's next.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
 	var cursor int64
-	t.wrote = true
+	t.chain = true
 	if err := t.tx.QueryRow(t.ctx, "UPDATE wallets SET event_cursor = event_cursor + 1 WHERE id = $1 RETURNING event_cursor",
 		t.wid).Scan(&cursor); err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
@@ -301,7 +301,7 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 // PutEvent adds an event with the cursor it carries (a restore keeps the
 // cursors of the backup); later appends continue after the highest.
 func (t *Tx) PutEvent(e Event) error {
-	if err := t.exec("write event", "UPDATE wallets SET event_cursor = greatest(event_cursor, $2) WHERE id = $1",
+	if err := t.chainExec("write event", "UPDATE wallets SET event_cursor = greatest(event_cursor, $2) WHERE id = $1",
 		e.Cursor); err != nil {
 		return err
 	}
@@ -313,7 +313,7 @@ func (t *Tx) putEvent(e Event) error {
 	if e.Height >= 0 {
 		height, hash = e.Height, e.BlockHash[:]
 	}
-	return t.exec("write event", `INSERT INTO wallet_events (wallet_id, cursor, kind, txid, depth, block_height,
+	return t.chainExec("write event", `INSERT INTO wallet_events (wallet_id, cursor, kind, txid, depth, block_height,
 		block_hash, time, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`, e.Cursor, e.Kind, e.TxID[:], e.Depth,
 		height, hash, e.Time, e.Detail)
 }

@@ -29,7 +29,7 @@ func (s *Store) DeliveryCursor(ctx context.Context, target string) (int64, error
 // cursor at time now. The cursor never moves back.
 func (s *Store) SetDeliveryCursor(ctx context.Context, target string, cursor, now int64) error {
 	return s.Update(ctx, func(tx *Tx) error {
-		return tx.exec("write delivery cursor", `INSERT INTO event_deliveries (wallet_id, target, cursor, time)
+		return tx.run("write delivery cursor", `INSERT INTO event_deliveries (wallet_id, target, cursor, time)
 			VALUES ($1, $2, $3, $4) ON CONFLICT (wallet_id, target) DO UPDATE SET cursor = excluded.cursor,
 			time = excluded.time WHERE excluded.cursor > event_deliveries.cursor`, target, cursor, now)
 	})
@@ -63,7 +63,7 @@ func (s *Store) Deliveries(ctx context.Context) ([]Delivery, error) {
 // PutDelivery sets a delivery target's position, for a copy of another
 // wallet.
 func (t *Tx) PutDelivery(d Delivery) error {
-	return t.exec("write delivery cursor", `INSERT INTO event_deliveries (wallet_id, target, cursor, time)
+	return t.run("write delivery cursor", `INSERT INTO event_deliveries (wallet_id, target, cursor, time)
 		VALUES ($1, $2, $3, $4) ON CONFLICT (wallet_id, target) DO UPDATE SET cursor = excluded.cursor,
 		time = excluded.time`, d.Target, d.Cursor, d.Time)
 }

@@ -93,10 +93,14 @@ const leaderClass = int64(0x6479) << 48
 type Leader struct {
 	conn *pgx.Conn
 	key  int64
-	lost chan struct{}
-	stop chan struct{}
-	once sync.Once
-	done chan struct{}
+	name string
+	// epoch is this leadership's number in chain_leaders: writes fenced
+	// by it (Fence) fail once a later leader moved it.
+	epoch int64
+	lost  chan struct{}
+	stop  chan struct{}
+	once  sync.Once
+	done  chan struct{}
 }
 
 // leaderKey maps a leadership name ("chain follower of regtest") to a lock
@@ -128,7 +132,15 @@ func (db *DB) TryLeader(ctx context.Context, name string, check time.Duration) (
 		conn.Close(context.Background())
 		return nil, nil
 	}
-	l := &Leader{conn: conn, key: key, lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	// A new epoch: it waits for the writes of a former leader still in
+	// flight (they hold the row), which fail afterwards.
+	var epoch int64
+	if err := conn.QueryRow(ctx, `INSERT INTO chain_leaders (name, epoch) VALUES ($1, 1)
+		ON CONFLICT (name) DO UPDATE SET epoch = chain_leaders.epoch + 1 RETURNING epoch`, name).Scan(&epoch); err != nil {
+		conn.Close(context.Background())
+		return nil, storeErr(ErrDatabase, "start leader epoch", err)
+	}
+	l := &Leader{conn: conn, key: key, name: name, epoch: epoch, lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	safego.Go("pgstore leader watch", func() error { l.watch(check); return nil })
 	return l, nil
 }
@@ -157,11 +169,56 @@ func (l *Leader) watch(every time.Duration) {
 // Lost is closed when the leadership was lost (its connection failed).
 func (l *Leader) Lost() <-chan struct{} { return l.lost }
 
+// Epoch returns the leadership's epoch (1 for the first leader of a name
+// on a database, then one more at each change of leader).
+func (l *Leader) Epoch() int64 { return l.epoch }
+
+// fenceKey is the context key of Fence.
+type fenceKey struct{}
+
+// Fence returns a context whose write transactions (Store.Update) commit
+// only while l leads: each checks, under a share lock of the leadership's
+// row, that no later leader started, and fails with an error of kind
+// ErrLocked otherwise. A node that lost the lock without noticing yet
+// (its session died a moment ago) thus writes nothing once another node
+// leads.
+func (l *Leader) Fence(ctx context.Context) context.Context {
+	return context.WithValue(ctx, fenceKey{}, l)
+}
+
+// checkFence fails when the transaction's context is fenced by a
+// leadership that ended.
+func (t *Tx) checkFence() error {
+	l, _ := t.ctx.Value(fenceKey{}).(*Leader)
+	if l == nil {
+		return nil
+	}
+	select {
+	case <-l.lost:
+		return storeErr(ErrLocked, "this node no longer leads "+strconv.Quote(l.name), nil)
+	default:
+	}
+	var epoch int64
+	err := t.tx.QueryRow(t.ctx, "SELECT epoch FROM chain_leaders WHERE name = $1 FOR SHARE", l.name).Scan(&epoch)
+	if err != nil {
+		return storeErr(ErrDatabase, "check leadership", err)
+	}
+	if epoch != l.epoch {
+		return storeErr(ErrLocked, "this node no longer leads "+strconv.Quote(l.name), nil)
+	}
+	return nil
+}
+
 // Release gives the leadership up.
 func (l *Leader) Release() {
 	l.once.Do(func() {
 		close(l.stop)
 		<-l.done
+		select {
+		case <-l.lost:
+		default:
+			close(l.lost)
+		}
 		l.conn.Close(context.Background())
 	})
 }
@@ -183,59 +240,72 @@ func (db *DB) WaitLeader(ctx context.Context, name string, interval time.Duratio
 }
 
 // Changes are a wallet's change counters: Change moves with every write
-// of a node that opened the wallet shared except address handouts,
-// Handout with every handout (ReserveNext).
+// of keys, descriptors, the address book or settings by a node that
+// opened the wallet shared except address handouts, Handout with every
+// handout (ReserveNext), Chain with every write of the chain side
+// (transactions, chain position, rescan record, events).
 type Changes struct {
-	Change, Handout int64
+	Change, Handout, Chain int64
 }
 
-// bump moves the counter of this transaction's kind of write and returns
-// both counters after it.
+// bump moves the counters of this transaction's kinds of write and
+// returns the three counters after it.
 func (t *Tx) bump() (Changes, error) {
-	col := "change_seq"
-	if t.handout {
-		col = "handout_seq"
-	}
 	var c Changes
-	err := t.tx.QueryRow(t.ctx, "UPDATE wallets SET "+col+" = "+col+" + 1 WHERE id = $1 RETURNING change_seq, handout_seq",
-		t.wid).Scan(&c.Change, &c.Handout)
+	err := t.tx.QueryRow(t.ctx, `UPDATE wallets SET change_seq = change_seq + $2::int,
+		handout_seq = handout_seq + $3::int, chain_seq = chain_seq + $4::int WHERE id = $1
+		RETURNING change_seq, handout_seq, chain_seq`, t.wid, one(t.wrote && !t.handout), one(t.handout), one(t.chain)).
+		Scan(&c.Change, &c.Handout, &c.Chain)
 	if err != nil {
 		return Changes{}, storeErr(ErrDatabase, "move change counter", err)
 	}
 	return c, nil
 }
 
-// advance records a committed write of this node: the counter it moved
+func one(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// advance records a committed write of this node: a counter it moved
 // advances the seen one only when no other node wrote in between (the
-// row lock of the counter orders the writers), so that a write of
-// another node is never taken for one's own.
-func (s *Store) advance(c Changes, handout bool) {
+// row lock of the counters orders the writers), so that a write of
+// another node is never taken for one's own. The chain counter is
+// followed apart: the chain side is reloaded apart from the keys.
+func (s *Store) advance(c Changes, t *Tx) {
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
-	if handout {
+	if t.chain && c.Chain == s.seen.Chain+1 {
+		s.seen.Chain = c.Chain
+	}
+	switch {
+	case t.handout:
 		if c.Handout == s.seen.Handout+1 && c.Change == s.seen.Change {
 			s.seen.Handout = c.Handout
 		}
-		return
-	}
-	if c.Change == s.seen.Change+1 && c.Handout == s.seen.Handout {
-		s.seen.Change = c.Change
+	case t.wrote:
+		if c.Change == s.seen.Change+1 && c.Handout == s.seen.Handout {
+			s.seen.Change = c.Change
+		}
 	}
 }
 
 // Changes reads the wallet's change counters (one indexed read).
 func (s *Store) Changes(ctx context.Context) (Changes, error) {
 	var c Changes
-	err := s.db.pool.QueryRow(ctx, "SELECT change_seq, handout_seq FROM wallets WHERE id = $1", s.id).Scan(&c.Change, &c.Handout)
+	err := s.db.pool.QueryRow(ctx, "SELECT change_seq, handout_seq, chain_seq FROM wallets WHERE id = $1", s.id).
+		Scan(&c.Change, &c.Handout, &c.Chain)
 	if err != nil {
 		return Changes{}, storeErr(ErrDatabase, "read change counters", err)
 	}
 	return c, nil
 }
 
-// Stale reports whether c, counters read with Changes, show writes this
-// node's state of the wallet does not reflect; handouts says whether
-// address handouts count.
+// Stale reports whether c, counters read with Changes, show writes of
+// keys, descriptors, address book or settings this node's state of the
+// wallet does not reflect; handouts says whether address handouts count.
 func (s *Store) Stale(c Changes, handouts bool) bool {
 	s.seenMu.Lock()
 	defer s.seenMu.Unlock()
@@ -245,11 +315,28 @@ func (s *Store) Stale(c Changes, handouts bool) bool {
 	return handouts && c.Handout != s.seen.Handout
 }
 
-// Seen records that this node's state of the wallet reflects c: the node
-// read c with Changes, then loaded the wallet.
+// ChainStale reports whether c shows writes of the chain side this
+// node's state of the wallet does not reflect.
+func (s *Store) ChainStale(c Changes) bool {
+	s.seenMu.Lock()
+	defer s.seenMu.Unlock()
+	return c.Chain != s.seen.Chain
+}
+
+// Seen records that this node's state of the wallet's keys, descriptors,
+// address book and settings reflects c: the node read c with Changes,
+// then loaded the wallet. The chain counter is left (SeenChain).
 func (s *Store) Seen(c Changes) {
 	s.seenMu.Lock()
-	s.seen = c
+	s.seen.Change, s.seen.Handout = c.Change, c.Handout
+	s.seenMu.Unlock()
+}
+
+// SeenChain records that this node's state of the wallet's chain side
+// reflects the chain counter n (read before the chain was loaded).
+func (s *Store) SeenChain(n int64) {
+	s.seenMu.Lock()
+	s.seen.Chain = n
 	s.seenMu.Unlock()
 }
 

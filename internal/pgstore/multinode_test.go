@@ -206,3 +206,139 @@ func TestLeaderTakeover(t *testing.T) {
 	}
 	lc.Release()
 }
+
+// sharedPair makes a published wallet and opens it shared from two nodes
+// (two DBs on one database).
+func sharedPair(t *testing.T) (a, b *DB, sa, sb *Store) {
+	t.Helper()
+	ctx := context.Background()
+	a, dsn := connect(t)
+	b, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Close)
+	s, err := a.Create(ctx, "n", "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if sa, err = a.OpenShared(ctx, "n", "shop"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sa.Close() })
+	if sb, err = b.OpenShared(ctx, "n", "shop"); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	return a, b, sa, sb
+}
+
+// TestChainCounter: a chain write moves only the chain counter, so that
+// the other node reloads the chain side and not the keys; the writer's
+// own write does not make it stale; a settings write moves the change
+// counter only; a delivery cursor moves none.
+func TestChainCounter(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	_, _, sa, sb := sharedPair(t)
+	c0, err := sa.Changes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sa.Seen(c0)
+	sa.SeenChain(c0.Chain)
+	sb.Seen(c0)
+	sb.SeenChain(c0.Chain)
+	err = sa.Update(ctx, func(tx *Tx) error {
+		if _, err := tx.PutWalletTx(WalletTx{TxID: [32]byte{7}, Raw: []byte{1}, Height: -1}); err != nil {
+			return err
+		}
+		return tx.SetRecentBlocks([]BlockRef{{Height: 5, Hash: [32]byte{5}}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := sb.Changes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c1.Chain != c0.Chain+1 || c1.Change != c0.Change || c1.Handout != c0.Handout {
+		t.Fatalf("counters after a chain write: %+v, before %+v", c1, c0)
+	}
+	if sb.Stale(c1, true) || !sb.ChainStale(c1) {
+		t.Fatalf("other node: keys stale %v, chain stale %v", sb.Stale(c1, true), sb.ChainStale(c1))
+	}
+	if sa.Stale(c1, true) || sa.ChainStale(c1) {
+		t.Fatal("the writer takes its own chain write for another node's")
+	}
+	if err := sb.Update(ctx, func(tx *Tx) error { return tx.PutMeta("k", []byte("v")) }); err != nil {
+		t.Fatal(err)
+	}
+	c2, _ := sa.Changes(ctx)
+	if c2.Change != c1.Change+1 || c2.Chain != c1.Chain {
+		t.Fatalf("counters after a settings write: %+v, before %+v", c2, c1)
+	}
+	if !sa.Stale(c2, false) || sa.ChainStale(c2) {
+		t.Fatal("settings write: the keys are stale, the chain is not")
+	}
+	if err := sb.SetDeliveryCursor(ctx, "hook", 3, 100); err != nil {
+		t.Fatal(err)
+	}
+	if c3, _ := sa.Changes(ctx); c3 != c2 {
+		t.Fatalf("a delivery cursor moved the counters: %+v, before %+v", c3, c2)
+	}
+}
+
+// TestLeaderFence: the writes of a context fenced by a leadership commit
+// while it leads and fail once another node took over, even before the
+// former leader noticed its loss; unfenced writes go on.
+func TestLeaderFence(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	a, b, sa, sb := sharedPair(t)
+	// A check interval long enough that the loss is not noticed here.
+	la, err := a.TryLeader(ctx, "fence", time.Hour)
+	if err != nil || la == nil {
+		t.Fatalf("leader: %v %v", la, err)
+	}
+	defer la.Release()
+	write := func(s *Store, ctx context.Context, h int32) error {
+		return s.Update(ctx, func(tx *Tx) error {
+			return tx.SetRecentBlocks([]BlockRef{{Height: h, Hash: [32]byte{byte(h)}}})
+		})
+	}
+	fa := la.Fence(ctx)
+	if err := write(sa, fa, 1); err != nil {
+		t.Fatalf("leader's write: %v", err)
+	}
+	if _, err := a.pool.Exec(ctx, "SELECT pg_terminate_backend($1)", la.conn.PgConn().PID()); err != nil {
+		t.Fatal(err)
+	}
+	wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	lb, err := b.WaitLeader(wctx, "fence", 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lb.Release()
+	if lb.Epoch() != la.Epoch()+1 {
+		t.Fatalf("epochs %d then %d", la.Epoch(), lb.Epoch())
+	}
+	if err := write(sa, fa, 2); !errors.Is(err, ErrLocked) {
+		t.Fatalf("former leader's write: %v, want ErrLocked", err)
+	}
+	if err := write(sb, lb.Fence(ctx), 3); err != nil {
+		t.Fatalf("new leader's write: %v", err)
+	}
+	if err := write(sa, ctx, 4); err != nil {
+		t.Fatalf("unfenced write: %v", err)
+	}
+	lb.Release()
+	if err := write(sb, lb.Fence(ctx), 5); !errors.Is(err, ErrLocked) {
+		t.Fatalf("write after Release: %v, want ErrLocked", err)
+	}
+}

@@ -578,8 +578,13 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 		tx.Rollback(ctx)
 		return err
 	}
+	if err := t.checkFence(); err != nil {
+		tx.Rollback(ctx)
+		return err
+	}
 	var bumped Changes
-	if s.shared && (t.wrote || t.handout) {
+	moved := s.shared && (t.wrote || t.handout || t.chain)
+	if moved {
 		if bumped, err = t.bump(); err != nil {
 			tx.Rollback(ctx)
 			return err
@@ -588,8 +593,8 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 	if err := tx.Commit(ctx); err != nil {
 		return storeErr(ErrDatabase, "commit", err)
 	}
-	if s.shared && (t.wrote || t.handout) {
-		s.advance(bumped, t.handout)
+	if moved {
+		s.advance(bumped, t)
 	}
 	return nil
 }
@@ -660,15 +665,29 @@ type Tx struct {
 	ctx context.Context
 	tx  pgx.Tx
 	wid int64
-	// wrote is set by every write; handout by ReserveNext. A shared
+	// wrote is set by every write of keys, descriptors, the address
+	// book or settings; handout by ReserveNext; chain by every write of
+	// transactions, chain position, rescan record or events. A shared
 	// Store moves the wallet's change counters by them (multinode.go).
-	wrote, handout bool
+	wrote, handout, chain bool
 	// shared: the wallet is served by several nodes (OpenShared).
 	shared bool
 }
 
 func (t *Tx) exec(what, query string, args ...any) error {
 	t.wrote = true
+	return t.run(what, query, args...)
+}
+
+// chainExec is exec for a write of the chain side (transactions, chain
+// position, rescan record, events).
+func (t *Tx) chainExec(what, query string, args ...any) error {
+	t.chain = true
+	return t.run(what, query, args...)
+}
+
+// run runs a write statement whose first argument is the wallet's id.
+func (t *Tx) run(what, query string, args ...any) error {
 	if _, err := t.tx.Exec(t.ctx, query, append([]any{t.wid}, args...)...); err != nil {
 		return storeErr(ErrDatabase, what, err)
 	}
