@@ -256,31 +256,101 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 			c.loadErr = storageErr(err)
 			return
 		}
-		for _, r := range snap.Txs {
-			wt, err := newWalletTx(r)
-			if err != nil {
-				continue
-			}
-			wt.evDepth = r.EventDepth
-			wt.marks = snap.Marks[r.TxID]
-			// Until the first mempool read says otherwise, an
-			// unconfirmed transaction that was not abandoned is
-			// taken to be in the mempool.
-			wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
-			c.add(wt)
-			w.trackDepth(wt)
-		}
-		c.refreshStates()
-		c.recent = snap.Recent
-		c.rescan = snap.Rescan
-		if c.loadedFrom > 0 {
-			if c.rescan == nil {
-				c.rescan = &RescanState{Next: 1, Stop: 0}
-			}
-			c.rescan.From = c.loadedFrom
-		}
+		w.fillChain(snap)
 	})
 	return c.loadErr
+}
+
+// fillChain puts a chain snapshot into the wallet's empty chain data. The
+// caller holds c.mu for writing (or runs in loadChain's once).
+func (w *Wallet) fillChain(snap *ChainSnapshot) {
+	c := &w.chain
+	for _, r := range snap.Txs {
+		wt, err := newWalletTx(r)
+		if err != nil {
+			continue
+		}
+		wt.evDepth = r.EventDepth
+		wt.marks = snap.Marks[r.TxID]
+		// Until the first mempool read says otherwise, an unconfirmed
+		// transaction that was not abandoned is taken to be in the
+		// mempool.
+		wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
+		c.add(wt)
+		w.trackDepth(wt)
+	}
+	c.refreshStates()
+	c.recent = snap.Recent
+	c.rescan = snap.Rescan
+	if c.loadedFrom > 0 {
+		if c.rescan == nil {
+			c.rescan = &RescanState{Next: 1, Stop: 0}
+		}
+		c.rescan.From = c.loadedFrom
+	}
+}
+
+// reloadChain reads the chain data again, for a wallet other nodes write
+// too: the transactions, the last processed blocks and the rescan record
+// become the database's. What this node alone knows of its transactions
+// (which the backend's mempool holds) is kept for those still unconfirmed.
+// The caller holds no chain lock.
+func (w *Wallet) reloadChain(ctx context.Context, cs ChainStore) error {
+	if err := w.loadChain(ctx); err != nil {
+		return err
+	}
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	snap, err := cs.LoadChain(ctx)
+	if err != nil {
+		return storageErr(err)
+	}
+	inMempool := map[chainhash.Hash]bool{}
+	for id, wt := range c.txs {
+		if !wt.confirmed() {
+			inMempool[id] = wt.inMempool
+		}
+	}
+	c.txs = map[chainhash.Hash]*walletTx{}
+	c.order = nil
+	c.spenders = map[wire.OutPoint][]*walletTx{}
+	c.byScript = nil
+	c.evPending = nil
+	c.credMu.Lock()
+	c.balMemo = nil
+	c.credMu.Unlock()
+	c.nextSeq = 1
+	c.recentUnwritten = false
+	w.fillChain(snap)
+	for id, in := range inMempool {
+		if wt := c.txs[id]; wt != nil && !wt.confirmed() && !wt.marks.Abandoned {
+			wt.inMempool = in || c.committed[id]
+		}
+	}
+	c.refreshStates()
+	return nil
+}
+
+// setRescanFrom records the rescan creation time read with the wallet's
+// settings (a reload after another node's import).
+func (w *Wallet) setRescanFrom(from int64) {
+	c := &w.chain
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.loadedFrom = from
+	if c.txs == nil {
+		return // not loaded yet: loadChain merges it
+	}
+	switch {
+	case from > 0 && c.rescan == nil:
+		c.rescan = &RescanState{Next: 1, Stop: 0, From: from}
+	case c.rescan != nil:
+		c.rescan.From = from
+		if from <= 0 && !c.rescan.HasHeights() {
+			c.rescan = nil
+		}
+	}
 }
 
 func newWalletTx(r TxRecord) (*walletTx, error) {
@@ -1063,6 +1133,11 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 func (w *Wallet) AdvanceTip(ctx context.Context, recent []BlockRef) (bool, error) {
 	if err := w.loadChain(ctx); err != nil {
 		return false, err
+	}
+	if _, shared := w.store.(SharedStore); shared {
+		// The other nodes serving the wallet read its chain position
+		// from the database: every block is written.
+		return false, nil
 	}
 	c := &w.chain
 	c.mu.Lock()

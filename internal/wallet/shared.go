@@ -10,10 +10,12 @@ import (
 )
 
 // Changes are the change counters of a wallet that several nodes serve:
-// Change moves with every write except address handouts, Handout with
-// every handout.
+// Change moves with every write of keys, descriptors, the address book or
+// settings except address handouts, Handout with every handout, Chain
+// with every write of transactions, chain position, rescan record or
+// events.
 type Changes struct {
-	Change, Handout int64
+	Change, Handout, Chain int64
 }
 
 // SharedStore is a Store that other nodes write too (a PostgreSQL wallet
@@ -25,12 +27,19 @@ type SharedStore interface {
 	Store
 	// Changes reads the wallet's change counters.
 	Changes(ctx context.Context) (Changes, error)
-	// Stale reports whether c shows writes this node's state does not
-	// reflect; handouts says whether address handouts count.
+	// Stale reports whether c shows writes of keys, descriptors, address
+	// book or settings this node's state does not reflect; handouts says
+	// whether address handouts count.
 	Stale(c Changes, handouts bool) bool
-	// Seen records that this node's state reflects c (read before the
-	// Load the state came from).
+	// Seen records that this node's state of those reflects c (read
+	// before the Load the state came from).
 	Seen(c Changes)
+	// ChainStale reports whether c shows writes of the chain side this
+	// node's state does not reflect.
+	ChainStale(c Changes) bool
+	// SeenChain records that this node's chain state reflects the chain
+	// counter n (read before the LoadChain the state came from).
+	SeenChain(n int64)
 	// Hold takes the wallet's exclusive-operation lock, one holder among
 	// all the nodes, until release is called.
 	Hold(ctx context.Context) (release func(), err error)
@@ -47,12 +56,14 @@ type IndexReserver interface {
 }
 
 // Sync brings a wallet that other nodes serve too up to date with the
-// database: when another node wrote since this node's state was read it
-// reloads the wallet's keys, descriptors, address book and settings.
-// handouts says whether address handouts by other nodes count (calls
-// that only hand out addresses need not see the others' handouts: the
-// database gives each index once). It does nothing for a wallet only
-// this node serves. The RPC methods call it before they use the wallet.
+// database: when another node wrote keys, descriptors, the address book
+// or settings since this node's state was read it reloads them, and when
+// another node wrote transactions, the chain position or the rescan record
+// (the chain follower of the node that leads) it reloads the chain side.
+// handouts says whether address handouts by other nodes count (calls that
+// only hand out addresses need not see the others' handouts: the database
+// gives each index once). It does nothing for a wallet only this node
+// serves. The RPC methods call it before they use the wallet.
 func (w *Wallet) Sync(ctx context.Context, handouts bool) error {
 	ss, ok := w.store.(SharedStore)
 	if !ok {
@@ -62,7 +73,41 @@ func (w *Wallet) Sync(ctx context.Context, handouts bool) error {
 	if err != nil {
 		return storageErr(err)
 	}
+	if ss.Stale(c, handouts) {
+		if err := w.syncKeys(ctx, ss, handouts); err != nil {
+			return err
+		}
+	}
+	if ss.ChainStale(c) {
+		return w.syncChain(ctx, ss)
+	}
+	return nil
+}
+
+// syncKeys reloads the keys, descriptors, address book and settings when
+// they are still stale under importMu.
+func (w *Wallet) syncKeys(ctx context.Context, ss SharedStore, handouts bool) error {
+	w.importMu.Lock()
+	defer w.importMu.Unlock()
+	if w.isClosed() {
+		return nil
+	}
+	// Another call may have reloaded meanwhile.
+	c, err := ss.Changes(ctx)
+	if err != nil {
+		return storageErr(err)
+	}
 	if !ss.Stale(c, handouts) {
+		return nil
+	}
+	return w.reload(ctx, ss, c)
+}
+
+// syncChain reloads the chain side when it is still stale under importMu
+// (which block deliveries hold too).
+func (w *Wallet) syncChain(ctx context.Context, ss SharedStore) error {
+	cs, ok := w.store.(ChainStore)
+	if !ok {
 		return nil
 	}
 	w.importMu.Lock()
@@ -70,14 +115,21 @@ func (w *Wallet) Sync(ctx context.Context, handouts bool) error {
 	if w.isClosed() {
 		return nil
 	}
-	// Another call may have reloaded meanwhile.
-	if c2, err := ss.Changes(ctx); err == nil {
-		c = c2
+	c, err := ss.Changes(ctx)
+	if err != nil {
+		return storageErr(err)
 	}
-	if !ss.Stale(c, handouts) {
+	if !ss.ChainStale(c) {
 		return nil
 	}
-	return w.reload(ctx, ss, c)
+	t0 := time.Now()
+	if err := w.reloadChain(ctx, cs); err != nil {
+		return err
+	}
+	ss.SeenChain(c.Chain)
+	w.debug(w.cfg.Log, "chain state reloaded after another node's change", "took",
+		time.Since(t0).Round(time.Microsecond).String())
+	return nil
 }
 
 // reload rebuilds the wallet's state from the database, read after the
@@ -108,6 +160,8 @@ func (w *Wallet) reload(ctx context.Context, ss SharedStore, c Changes) error {
 	w.book, w.index = fresh.book, fresh.index
 	w.crypt.rec = fresh.crypt.rec
 	w.mu.Unlock()
+	// An import of another node may have recorded a rescan to run.
+	w.setRescanFrom(fresh.chain.loadedFrom)
 	// Persistent coin locks another node took are added; this node's
 	// own locks (persistent or not) stay.
 	w.locks.mu.Lock()

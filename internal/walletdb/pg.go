@@ -411,6 +411,10 @@ func (d sharedPG) Stale(c wallet.Changes, handouts bool) bool {
 
 func (d sharedPG) Seen(c wallet.Changes) { d.s.Seen(pgstore.Changes(c)) }
 
+func (d sharedPG) ChainStale(c wallet.Changes) bool { return d.s.ChainStale(pgstore.Changes(c)) }
+
+func (d sharedPG) SeenChain(n int64) { d.s.SeenChain(n) }
+
 func (d sharedPG) Hold(ctx context.Context) (func(), error) {
 	t0 := time.Now()
 	release, err := d.s.Hold(ctx)
