@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
@@ -182,4 +184,95 @@ func importedScript(t *testing.T, _ *wallet.Wallet, desc string, i uint32) []byt
 		t.Fatal(err)
 	}
 	return outs[0].ScriptPubKey
+}
+
+// TestSharedWalletChainSync: a block one node processed for a shared
+// wallet is seen by the other node's next Sync (transactions, balances,
+// chain position) without reloading its keys, and a reorg the first node
+// rolls back is undone on the second as well.
+func TestSharedWalletChainSync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	a := newSharedNode(t, dsn, 5)
+	b := newSharedNode(t, dsn, 5)
+	wa, _, err := a.m.Create(ctx, "shop", wallet.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _, err := b.m.Load(ctx, "shop", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := wa.NewAddress(ctx, false, "bech32", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both nodes are up to date before the block.
+	for _, w := range []*wallet.Wallet{wa, wb} {
+		if err := w.Sync(ctx, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 9, Hash: [32]byte{9}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx := wire.NewMsgTx(2)
+	tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{1}, Index: 0}, nil, nil))
+	tx.AddTxOut(wire.NewTxOut(70_000, spk))
+	blk := wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{10}, Time: 1_700_000_000}
+	if err := wa.BlockConnected(ctx, blk, []*wire.MsgTx{tx}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	recent := []wallet.BlockRef{{Height: 9, Hash: [32]byte{9}}, {Height: 10, Hash: [32]byte{10}}}
+	if err := wa.Checkpoint(ctx, recent); err != nil {
+		t.Fatal(err)
+	}
+	if bal, _ := wb.Balances(ctx); bal.Trusted != 0 {
+		t.Fatalf("the other node counts the payment before its Sync: %+v", bal)
+	}
+	if err := wb.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	ba, err := wa.Balances(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bb, err := wb.Balances(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ba != bb || bb.Trusted != 70_000 {
+		t.Fatalf("balances: writer %+v, other node %+v", ba, bb)
+	}
+	la, _ := wa.ListTransactions(ctx, nil, 10, 0)
+	lb, _ := wb.ListTransactions(ctx, nil, 10, 0)
+	if len(la) != 1 || len(lb) != 1 || la[0].Info.Confirmations != 1 || lb[0].Info.Confirmations != 1 {
+		t.Fatalf("transactions: writer %+v, other node %+v", la, lb)
+	}
+	if last, ok := wb.LastProcessedBlock(); !ok || last.Height != 10 {
+		t.Fatalf("other node's last processed block %+v %v", last, ok)
+	}
+	// The writer's own writes do not make it reload.
+	if err := wa.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	// A reorg on the first node is undone on the second.
+	if err := wa.Rollback(ctx, 9); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Sync(ctx, true); err != nil {
+		t.Fatal(err)
+	}
+	lb, _ = wb.ListTransactions(ctx, nil, 10, 0)
+	if len(lb) != 1 || lb[0].Info.Confirmations != 0 {
+		t.Fatalf("after the reorg, other node: %+v", lb)
+	}
+	if last, _ := wb.LastProcessedBlock(); last.Height != 9 {
+		t.Fatalf("after the reorg, other node's last processed block %+v", last)
+	}
 }
