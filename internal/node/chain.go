@@ -49,5 +49,23 @@ func (n *Node) openChain(ctx context.Context) (*walletscan.Service, error) {
 	if c.BlockNotify != "" {
 		wcfg.TipChanged = n.notif.block
 	}
+	if n.cfg.Wallet.Shared {
+		// Several nodes serve the wallets: one follows the chain at a
+		// time (the database is connected when the service starts).
+		name := "descwallet chain follower " + n.cfg.Network.Name
+		wcfg.Leader = func(ctx context.Context) (walletscan.Leadership, error) {
+			l, err := n.pg.WaitLeader(ctx, name, leaderPoll)
+			if l == nil {
+				return nil, err
+			}
+			return l, err
+		}
+	}
 	return walletscan.New(wcfg), nil
 }
+
+// leaderPoll is how often a node that does not lead tries to take the
+// chain leadership, and how often the leader checks its lock's session:
+// a leader's death is taken over within about twice this after the
+// database sees its session end.
+const leaderPoll = time.Second

@@ -44,6 +44,25 @@ type Config struct {
 	// each time a poll finds the tip changed since the previous one (the
 	// tip found at start is not a change); it must not block.
 	TipChanged func(hash chainhash.Hash, height int32)
+	// Leader, when set, makes the service follow the chain only while
+	// this node leads among the nodes serving the same wallets from one
+	// database: it blocks until this node leads (or ctx ends) and
+	// returns the leadership. Meanwhile the wallets' rescans are recorded
+	// for the leader to run, and their chain state is read from the
+	// database (wallet.Sync).
+	Leader func(ctx context.Context) (Leadership, error)
+}
+
+// Leadership is a held leadership of the chain following (a PostgreSQL
+// advisory lock of pgstore).
+type Leadership interface {
+	// Lost is closed when the leadership is lost.
+	Lost() <-chan struct{}
+	// Fence returns a context whose database writes commit only while
+	// the leadership holds.
+	Fence(ctx context.Context) context.Context
+	// Release gives the leadership up.
+	Release()
 }
 
 // Service follows the chain for the loaded wallets.
@@ -53,7 +72,8 @@ type Service struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	// follower follows the tip for every attached wallet.
+	// follower follows the tip for every attached wallet; with a Leader,
+	// a new one for each term of leadership. Guarded by mu.
 	follower *scan.Follower
 	// rescans holds the wallets' rescan reservations.
 	rescans *Rescans
@@ -64,6 +84,14 @@ type Service struct {
 	wallets *wallet.Manager
 	scans   map[*wallet.Wallet]*walletScan
 	started bool
+	// term is the context of the current term of following: the
+	// service's own without a Leader; with one, that of the leadership
+	// (fenced, ending when it is lost), nil while another node leads.
+	term context.Context
+	// remote are the rescans this node waits for another node to run.
+	remote map[*wallet.Wallet]*remoteScan
+	// termStarted wakes the service's loop when a term starts.
+	termStarted chan struct{}
 
 	mtp     atomic.Int64 // median time past of the tip, 0 when unknown
 	mtpHash atomic.Pointer[chainhash.Hash]
@@ -83,6 +111,9 @@ type walletScan struct {
 	// resumed is closed when the rescan resumed at attachment ends; nil
 	// when none was resumed.
 	resumed chan struct{}
+	// running is set while run scans, so that a pending rescan is run
+	// once.
+	running atomic.Bool
 }
 
 // New returns a service; Start runs it.
@@ -99,7 +130,8 @@ func New(cfg Config) *Service {
 	f := scan.NewFollower(scan.Config{Backend: shared, Log: cfg.Log,
 		NoFilters: cfg.NoFilters})
 	s := &Service{cfg: cfg, ctx: ctx, cancel: cancel, wallets: cfg.Wallets,
-		follower: f, shared: shared, scans: map[*wallet.Wallet]*walletScan{}, rescans: NewRescans()}
+		follower: f, shared: shared, scans: map[*wallet.Wallet]*walletScan{}, rescans: NewRescans(),
+		remote: map[*wallet.Wallet]*remoteScan{}, termStarted: make(chan struct{}, 1)}
 	s.rescans.busy = s.Busy
 	return s
 }
@@ -115,7 +147,8 @@ func (s *Service) Attach(m *wallet.Manager) {
 }
 
 // Start begins following: it attaches the loaded wallets and keeps
-// looking for new ones every poll interval.
+// looking for new ones every poll interval. With a Leader it follows only
+// while this node leads.
 func (s *Service) Start() {
 	s.mu.Lock()
 	if s.started {
@@ -123,48 +156,126 @@ func (s *Service) Start() {
 		return
 	}
 	s.started = true
+	if s.cfg.Leader == nil {
+		s.term = s.ctx
+	}
 	s.mu.Unlock()
+	if s.cfg.Leader == nil {
+		s.follow(s.ctx, s.follower)
+	} else {
+		s.wg.Add(1)
+		safego.Go("chain leadership", func() error {
+			defer s.wg.Done()
+			s.lead()
+			return nil
+		})
+	}
+	s.wg.Add(1)
+	safego.Go("wallet scan service", func() error {
+		defer s.wg.Done()
+		t := time.NewTicker(s.cfg.Poll)
+		defer t.Stop()
+		var last context.Context
+		for {
+			// A panic in one round is logged and the next round runs.
+			safego.Run("wallet scan service round", func() error {
+				s.mu.Lock()
+				term := s.term
+				s.mu.Unlock()
+				if term != nil && term.Err() == nil {
+					// The first round of a term catches up.
+					s.reconcile(term != last)
+					last = term
+				}
+				s.updateMTP()
+				return nil
+			})
+			select {
+			case <-s.ctx.Done():
+				return nil
+			case <-t.C:
+			case <-s.termStarted:
+			}
+		}
+	})
+}
+
+// follow runs f until ctx ends.
+func (s *Service) follow(ctx context.Context, f *scan.Follower) {
 	s.wg.Add(1)
 	safego.Go("chain follower", func() error {
 		defer s.wg.Done()
 		// A follower that panicked is restarted, less and less often.
 		for backoff := time.Second; ; backoff = min(2*backoff, time.Minute) {
 			err := safego.Run("chain follower", func() error {
-				s.follower.Follow(s.ctx, s.cfg.Poll)
+				f.Follow(ctx, s.cfg.Poll)
 				return nil
 			})
-			if err == nil || s.ctx.Err() != nil {
+			if err == nil || ctx.Err() != nil {
 				return err
 			}
 			s.cfg.Log.Error("chain follower failed; restarting", "err", err, "delay", backoff)
 			select {
-			case <-s.ctx.Done():
+			case <-ctx.Done():
 				return nil
 			case <-time.After(backoff):
 			}
 		}
 	})
-	s.wg.Add(1)
-	safego.Go("wallet scan service", func() error {
-		defer s.wg.Done()
-		t := time.NewTicker(s.cfg.Poll)
-		defer t.Stop()
-		first := true
-		for {
-			// A panic in one round is logged and the next round runs.
-			safego.Run("wallet scan service round", func() error {
-				s.reconcile(first)
-				s.updateMTP()
-				return nil
-			})
-			first = false
-			select {
-			case <-s.ctx.Done():
-				return nil
-			case <-t.C:
+}
+
+// lead waits for the leadership, follows the chain while it holds, and
+// waits again when it is lost, until the service stops.
+func (s *Service) lead() {
+	for s.ctx.Err() == nil {
+		l, err := s.cfg.Leader(s.ctx)
+		if err != nil || l == nil {
+			if s.ctx.Err() == nil {
+				s.cfg.Log.Warn("cannot take the chain leadership; retrying", "err", err)
+				select {
+				case <-s.ctx.Done():
+				case <-time.After(time.Second):
+				}
 			}
+			continue
 		}
-	})
+		s.cfg.Log.Info("this node leads: following the chain")
+		term, end := context.WithCancel(l.Fence(s.ctx))
+		f := scan.NewFollower(scan.Config{Backend: s.shared, Log: s.cfg.Log, NoFilters: s.cfg.NoFilters})
+		s.mu.Lock()
+		s.follower, s.term = f, term
+		s.mu.Unlock()
+		s.follow(term, f)
+		select {
+		case s.termStarted <- struct{}{}:
+		default:
+		}
+		select {
+		case <-l.Lost():
+			s.cfg.Log.Warn("chain leadership lost: following stops")
+		case <-s.ctx.Done():
+		}
+		// Nothing is written after the loss: the term's writes are
+		// fenced, and everything of the term ends here.
+		end()
+		s.mu.Lock()
+		s.term = nil
+		for w, ws := range s.scans {
+			ws.member.Remove()
+			ws.stop()
+			delete(s.scans, w)
+		}
+		s.mu.Unlock()
+		l.Release()
+	}
+}
+
+// Leading reports whether this node follows the chain now (always, when
+// the service has no Leader and runs).
+func (s *Service) Leading() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.term != nil && s.term.Err() == nil
 }
 
 // Stop ends every follower and rescan and waits for them.
@@ -239,8 +350,9 @@ func (s *Service) reconcile(startup bool) {
 			live[w] = true
 			if startup {
 				s.catchUp(w)
-			} else {
-				s.scanOf(w)
+			} else if ws, err := s.scanOf(w); err == nil && s.cfg.Leader != nil {
+				// Other nodes' imports and rescan requests.
+				s.runPending(ws)
 			}
 		}
 	}
@@ -255,11 +367,18 @@ func (s *Service) reconcile(startup bool) {
 	s.mu.Unlock()
 }
 
+// errNotLeading is the failure of an attachment while another node
+// follows the chain.
+func errNotLeading() error {
+	return &scan.Error{Kind: scan.ErrBusy, Description: "another node follows the chain"}
+}
+
 // scanOf returns the wallet's scanner, attaching the wallet first when
 // needed.
 func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	s.mu.Lock()
 	ws, ok := s.scans[w]
+	term, f := s.term, s.follower
 	s.mu.Unlock()
 	if ok {
 		return ws, nil
@@ -267,7 +386,15 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	if s.ctx.Err() != nil {
 		return nil, s.ctx.Err()
 	}
-	recent, err := w.RecentBlocks(s.ctx)
+	if term == nil || term.Err() != nil {
+		return nil, errNotLeading()
+	}
+	// A wallet other nodes serve starts from what the database holds
+	// (the former leader's chain state, rescan record and imports).
+	if err := w.Sync(term, true); err != nil {
+		return nil, err
+	}
+	recent, err := w.RecentBlocks(term)
 	if err != nil {
 		return nil, err
 	}
@@ -275,9 +402,9 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 		// A wallet that processed nothing starts at the current tip,
 		// recorded before any rescan of it begins, so that the blocks
 		// found after a rescan's end are the follower's to scan.
-		if tip, err := s.cfg.Backend.Tip(s.ctx); err == nil {
+		if tip, err := s.cfg.Backend.Tip(term); err == nil {
 			recent = []wallet.BlockRef{{Height: tip.Height, Hash: tip.Hash}}
-			if err := w.Checkpoint(s.ctx, recent); err != nil {
+			if err := w.Checkpoint(term, recent); err != nil {
 				return nil, err
 			}
 		}
@@ -291,34 +418,61 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 	if ws, ok := s.scans[w]; ok {
 		return ws, nil
 	}
+	if s.term != term || s.follower != f {
+		return nil, errNotLeading()
+	}
 	a := &adapter{w: w}
 	log := s.cfg.Log.With("wallet", w.Name())
 	ws = &walletScan{w: w, sc: scan.New(scan.Config{Backend: s.shared, Source: a, Sink: a,
 		Log: log, NoFilters: s.cfg.NoFilters, MempoolPerPoll: -1}),
-		member: s.follower.Add(a, a, st)}
-	ctx, cancel := context.WithCancel(s.ctx)
+		member: f.Add(a, a, st)}
+	ctx, cancel := context.WithCancel(term)
 	ws.ctx, ws.stop = ctx, cancel
 	s.scans[w] = ws
-	s.follower.Kick()
+	f.Kick()
 	if p, err := w.PendingRescan(ctx); err == nil && p != nil {
 		log.Info("resuming interrupted rescan", "next", p.Next, "stop", p.Stop, "from_time", p.From)
-		ws.resumed = make(chan struct{})
-		s.wg.Add(1)
-		safego.Go("resumed rescan", func() error {
-			defer s.wg.Done()
-			defer close(ws.resumed)
-			// An empty request: run scans what is pending.
-			err := safego.Run("resumed rescan", func() error {
-				_, err := s.run(ctx, ws, math.MaxInt32, -1)
-				return err
-			})
-			if err != nil && ctx.Err() == nil {
-				log.Warn("resumed rescan failed", "err", err)
-			}
-			return nil
-		})
+		ws.resumed = s.background(ws, "resumed rescan")
 	}
 	return ws, nil
+}
+
+// background runs the wallet's pending rescan in the background; the
+// channel returned is closed when it ends.
+func (s *Service) background(ws *walletScan, what string) chan struct{} {
+	done := make(chan struct{})
+	s.wg.Add(1)
+	safego.Go(what, func() error {
+		defer s.wg.Done()
+		defer close(done)
+		// An empty request: run scans what is pending.
+		err := safego.Run(what, func() error {
+			_, err := s.run(ws.ctx, ws, math.MaxInt32, -1)
+			return err
+		})
+		if err != nil && ws.ctx.Err() == nil && !errors.Is(err, scan.ErrBusy) {
+			s.cfg.Log.Warn(what+" failed", "wallet", ws.w.Name(), "err", err)
+		}
+		return nil
+	})
+	return done
+}
+
+// runPending starts the wallet's pending rescan, when there is one that
+// no scan runs (one another node recorded: a rescan request or an import
+// with a timestamp), after reading the wallet's changes.
+func (s *Service) runPending(ws *walletScan) {
+	if ws.running.Load() || ws.ctx.Err() != nil {
+		return
+	}
+	if err := ws.w.Sync(ws.ctx, true); err != nil {
+		return
+	}
+	if p, err := ws.w.PendingRescan(ws.ctx); err != nil || p == nil {
+		return
+	}
+	s.cfg.Log.Info("running a rescan another node recorded", "wallet", ws.w.Name())
+	s.background(ws, "recorded rescan")
 }
 
 // catchUp attaches w and, when it had processed no block, rescans from
@@ -377,6 +531,11 @@ func (s *Service) Track(w *wallet.Wallet, created bool) {
 // early but does not stop it. abortrescan stops the birth-time scan; Load
 // then fails with an error of kind scan.ErrAborted.
 func (s *Service) Load(ctx context.Context, w *wallet.Wallet) error {
+	if s.cfg.Leader != nil && !s.Leading() {
+		// The leader catches the wallet up; its state is read from
+		// the database.
+		return w.Sync(ctx, true)
+	}
 	s.wg.Add(1)
 	done := safego.Go("wallet load catch-up", func() error {
 		defer s.wg.Done()
@@ -438,15 +597,26 @@ func (s *Service) Busy(w *wallet.Wallet) bool {
 	return ok
 }
 
-// Progress returns the running rescan's progress.
+// Progress returns the running rescan's progress: on a node that does not
+// lead, that of a rescan it waits for as the leader recorded it.
 func (s *Service) Progress(w *wallet.Wallet) (scan.Progress, bool) {
 	s.mu.Lock()
 	ws := s.scans[w]
+	rs := s.remote[w]
 	s.mu.Unlock()
-	if ws == nil {
+	if ws != nil {
+		if p, ok := ws.sc.Progress(); ok {
+			return p, true
+		}
+	}
+	if rs == nil {
 		return scan.Progress{}, false
 	}
-	return ws.sc.Progress()
+	p := scan.Progress{Started: rs.started, Start: rs.start, Stop: rs.stop, Height: rs.start}
+	if pr, err := w.PendingRescan(context.Background()); err == nil && pr != nil && pr.HasHeights() {
+		p.Height = max(rs.start, min(pr.Next, rs.stop+1))
+	}
+	return p, true
 }
 
 // Abort stops w's running rescan; it reports whether one ran.
@@ -469,6 +639,9 @@ func (s *Service) Abort(w *wallet.Wallet) bool {
 // when it ends. It runs in the service's context: the caller's context only
 // carries values.
 func (s *Service) Rescan(ctx context.Context, w *wallet.Wallet, start, stop int32) (scan.Result, error) {
+	if s.cfg.Leader != nil && !s.Leading() {
+		return s.remoteRescan(w, start, stop, false)
+	}
 	ws, err := s.scanOf(w)
 	if err != nil {
 		return scan.Result{}, err
@@ -479,6 +652,13 @@ func (s *Service) Rescan(ctx context.Context, w *wallet.Wallet, start, stop int3
 // RescanFrom rescans w from the first block whose time is at least
 // timestamp minus TimestampWindow through the tip.
 func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp int64) (scan.Result, error) {
+	if s.cfg.Leader != nil && !s.Leading() {
+		start, err := scan.StartHeight(s.ctx, s.cfg.Backend, timestamp-TimestampWindow)
+		if err != nil {
+			return scan.Result{}, err
+		}
+		return s.remoteRescan(w, start, -1, true)
+	}
 	ws, err := s.scanOf(w)
 	if err != nil {
 		return scan.Result{}, err
@@ -500,9 +680,10 @@ func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp in
 // resumes it; the pending record stays until then, so that a failure (an
 // unreachable backend) leaves it to the next run or the next start.
 func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (scan.Result, error) {
-	if _, busy := ws.sc.Progress(); busy {
+	if _, busy := ws.sc.Progress(); busy || !ws.running.CompareAndSwap(false, true) {
 		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
 	}
+	defer ws.running.Store(false)
 	if stop < 0 {
 		tip, err := s.cfg.Backend.Tip(ctx)
 		if err != nil {
@@ -552,6 +733,85 @@ func (s *Service) run(ctx context.Context, ws *walletScan, start, stop int32) (s
 		ws.w.SetRescanProgress(context.WithoutCancel(ctx), nil)
 	}
 	return res, err
+}
+
+// remoteScan is a rescan this node waits for the leader to run.
+type remoteScan struct {
+	started     time.Time
+	start, stop int32
+}
+
+// remoteWait is how often a node that does not lead looks whether the
+// leader finished a rescan it waits for.
+const remoteWait = 250 * time.Millisecond
+
+// remoteRescan is Rescan on a node that does not lead: the range is
+// recorded in the database as the wallet's pending rescan (the record a
+// crash leaves to resume), which the leader runs (wallet changes are read
+// every poll), and the call returns once the record is gone. An import
+// with a timestamp recorded its rescan with its descriptors already; the
+// heights are added. A rescan the leader still runs makes it fail as
+// Core's busy wallet does, unless join is set (an import's rescan, which
+// the pending one covers once the leader read the import).
+func (s *Service) remoteRescan(w *wallet.Wallet, start, stop int32, join bool) (scan.Result, error) {
+	ctx := s.ctx
+	if stop < 0 {
+		tip, err := s.cfg.Backend.Tip(ctx)
+		if err != nil {
+			return scan.Result{}, err
+		}
+		stop = tip.Height
+	}
+	start = max(start, 0)
+	s.mu.Lock()
+	if s.remote[w] != nil {
+		s.mu.Unlock()
+		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
+	}
+	s.remote[w] = &remoteScan{started: time.Now(), start: start, stop: stop}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.remote, w)
+		s.mu.Unlock()
+	}()
+	if err := w.Sync(ctx, true); err != nil {
+		return scan.Result{}, err
+	}
+	p, err := w.PendingRescan(ctx)
+	if err != nil {
+		return scan.Result{}, err
+	}
+	switch {
+	case p != nil && join:
+		// The import's own record.
+	case p != nil && p.HasHeights():
+		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
+	case start <= stop:
+		if err := w.SetRescanProgress(ctx, &wallet.RescanState{Next: start, Stop: stop}); err != nil {
+			return scan.Result{}, err
+		}
+		s.cfg.Log.Info("rescan recorded for the leading node", "wallet", w.Name(), "start", start, "stop", stop)
+	}
+	t := time.NewTicker(remoteWait)
+	defer t.Stop()
+	for {
+		if err := w.Sync(ctx, true); err != nil && ctx.Err() == nil {
+			s.cfg.Log.Warn("reading the wallet's changes failed", "wallet", w.Name(), "err", err)
+		}
+		p, err := w.PendingRescan(ctx)
+		if err == nil && p == nil {
+			return scan.Result{Start: start, Stop: stop}, nil
+		}
+		if w.Closed() {
+			return scan.Result{}, &scan.Error{Kind: scan.ErrAborted, Description: "the wallet was unloaded"}
+		}
+		select {
+		case <-ctx.Done():
+			return scan.Result{}, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // adapter makes a wallet a scan.Source, scan.Sink and scan.RescanRecorder.
