@@ -127,13 +127,19 @@ func TestDaemonRules(t *testing.T) {
 		}
 	})
 	t.Run("missing credentials are not delayed", func(t *testing.T) {
-		start := time.Now()
-		status, h, _ := post(t, d.URL, "", `{}`)
-		if el := time.Since(start); el > 200*time.Millisecond {
-			t.Errorf("401 after %v, want no delay", el)
+		// The fastest of several answers: one round trip on a loaded
+		// machine may take as long as the delay, but not every one.
+		fastest := time.Hour
+		for range 5 {
+			start := time.Now()
+			status, h, _ := post(t, d.URL, "", `{}`)
+			fastest = min(fastest, time.Since(start))
+			if status != 401 || h.Get("WWW-Authenticate") != `Basic realm="jsonrpc"` {
+				t.Fatalf("got %d %v", status, h)
+			}
 		}
-		if status != 401 || h.Get("WWW-Authenticate") != `Basic realm="jsonrpc"` {
-			t.Errorf("got %d %v", status, h)
+		if fastest > 200*time.Millisecond {
+			t.Errorf("401 after %v at the fastest, want no delay", fastest)
 		}
 	})
 }
