@@ -19,10 +19,12 @@ import (
 	"github.com/descwallet/descwallet/internal/safego"
 )
 
-// Timeouts of the daemon harness.
+// Timeouts of the daemon harness: generous, as the machines that run the
+// tests are often loaded many times over and a healthy node's start or exit
+// ends the wait at once (one that exits early is seen at once too).
 const (
-	daemonStartTimeout = 30 * time.Second
-	daemonStopTimeout  = 30 * time.Second
+	daemonStartTimeout = 2 * time.Minute
+	daemonStopTimeout  = 2 * time.Minute
 	daemonStartTries   = 3
 )
 
