@@ -50,8 +50,10 @@ type miniMiner struct {
 
 // newMiniMiner gathers the clusters of the outpoints' transactions from
 // pool. Outpoints of transactions not in the mempool (confirmed) need no
-// bump.
-func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint) *miniMiner {
+// bump. replaced are mempool transactions the caller replaces (a fee
+// bump's original, Core's conflicts of the outpoints): they and their
+// descendants are left out, and their outputs need no bump.
+func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint, replaced []chainhash.Hash) *miniMiner {
 	m := &miniMiner{entries: map[chainhash.Hash]*minerEntry{}, requested: map[chainhash.Hash][]wire.OutPoint{},
 		bumpFees: map[wire.OutPoint]int64{}, inBlock: map[chainhash.Hash]bool{}, ok: true}
 	for _, op := range outpoints {
@@ -82,6 +84,15 @@ func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint)
 			queue = append(queue, id)
 		}
 	}
+	inPool := func(h chainhash.Hash) bool { return pool[h] != nil }
+	gone := map[chainhash.Hash]bool{}
+	for _, r := range replaced {
+		if pool[r] != nil {
+			for d := range walk(r, func(h chainhash.Hash) []chainhash.Hash { return children[h] }, inPool) {
+				gone[d] = true
+			}
+		}
+	}
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
@@ -97,13 +108,26 @@ func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint)
 			return m
 		}
 	}
+	// Outputs of replaced transactions will not exist: no bump.
+	for id, ops := range m.requested {
+		if gone[id] {
+			for _, op := range ops {
+				m.bumpFees[op] = 0
+			}
+			delete(m.requested, id)
+		}
+	}
+	kept := func(h chainhash.Hash) bool { return cluster[h] && !gone[h] }
 	for id := range cluster {
+		if gone[id] {
+			continue
+		}
 		e := &minerEntry{tx: pool[id]}
-		for a := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return pool[h].Parents }, cluster) {
+		for a := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return pool[h].Parents }, kept) {
 			e.ancSize += pool[a].VSize
 			e.ancFee += pool[a].Fee
 		}
-		for d := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return children[h] }, cluster) {
+		for d := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return children[h] }, kept) {
 			e.descendants = append(e.descendants, d)
 		}
 		m.entries[id] = e
@@ -111,16 +135,16 @@ func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint)
 	return m
 }
 
-// walk returns id and every transaction of within reached from it
-// through next.
-func walk(id chainhash.Hash, next func(chainhash.Hash) []chainhash.Hash, within map[chainhash.Hash]bool) map[chainhash.Hash]bool {
+// walk returns id and every transaction for which within holds reached
+// from it through next.
+func walk(id chainhash.Hash, next func(chainhash.Hash) []chainhash.Hash, within func(chainhash.Hash) bool) map[chainhash.Hash]bool {
 	seen := map[chainhash.Hash]bool{id: true}
 	queue := []chainhash.Hash{id}
 	for len(queue) > 0 {
 		h := queue[0]
 		queue = queue[1:]
 		for _, n := range next(h) {
-			if within[n] && !seen[n] {
+			if within(n) && !seen[n] {
 				seen[n] = true
 				queue = append(queue, n)
 			}
@@ -128,6 +152,9 @@ func walk(id chainhash.Hash, next func(chainhash.Hash) []chainhash.Hash, within 
 	}
 	return seen
 }
+
+// has reports whether id is still a transaction of the template.
+func (m *miniMiner) has(id chainhash.Hash) bool { return m.entries[id] != nil }
 
 // feeFracLess reports whether fee a / size a is less than fee b / size b
 // (sizes positive, fees not negative), exactly.
@@ -171,11 +198,7 @@ func (m *miniMiner) buildTemplate(rate FeeRate) {
 		if best.ancFee < rate.Fee(int(best.ancSize)) {
 			break
 		}
-		inEntries := make(map[chainhash.Hash]bool, len(m.entries))
-		for id := range m.entries {
-			inEntries[id] = true
-		}
-		ancestors := walk(ids[0], func(h chainhash.Hash) []chainhash.Hash { return m.entries[h].tx.Parents }, inEntries)
+		ancestors := walk(ids[0], func(h chainhash.Hash) []chainhash.Hash { return m.entries[h].tx.Parents }, m.has)
 		for a := range ancestors {
 			e := m.entries[a]
 			m.inBlock[a] = true
@@ -196,10 +219,11 @@ func (m *miniMiner) buildTemplate(rate FeeRate) {
 // outpoint, the fee its spender must add so that the part of its
 // transaction's ancestry not mined at rate reaches rate (the larger of
 // what the transaction alone and its remaining ancestor set lack); 0 for
-// a confirmed coin or one whose ancestry makes the rate. false when the
+// a confirmed coin or one whose ancestry makes the rate. replaced are the
+// mempool transactions the spender replaces (newMiniMiner). false when the
 // clusters are too large.
-func IndividualBumpFees(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint, rate FeeRate) (map[wire.OutPoint]int64, bool) {
-	m := newMiniMiner(pool, outpoints)
+func IndividualBumpFees(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint, rate FeeRate, replaced []chainhash.Hash) (map[wire.OutPoint]int64, bool) {
+	m := newMiniMiner(pool, outpoints, replaced)
 	if !m.ok {
 		return nil, false
 	}
@@ -219,24 +243,20 @@ func IndividualBumpFees(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.Out
 
 // CombinedBumpFee is Core's calculateCombinedBumpFee: the fee spending all
 // the outpoints together must add to bring their transactions' remaining
-// ancestors (shared ones counted once) up to rate. false when the
-// clusters are too large.
-func CombinedBumpFee(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint, rate FeeRate) (int64, bool) {
-	m := newMiniMiner(pool, outpoints)
+// ancestors (shared ones counted once) up to rate; replaced as for
+// IndividualBumpFees. false when the clusters are too large.
+func CombinedBumpFee(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint, rate FeeRate, replaced []chainhash.Hash) (int64, bool) {
+	m := newMiniMiner(pool, outpoints, replaced)
 	if !m.ok {
 		return 0, false
 	}
 	m.buildTemplate(rate)
-	within := make(map[chainhash.Hash]bool, len(m.entries))
-	for id := range m.entries {
-		within[id] = true
-	}
 	ancestors := map[chainhash.Hash]bool{}
 	for id := range m.requested {
 		if m.inBlock[id] || m.entries[id] == nil {
 			continue
 		}
-		for a := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return m.entries[h].tx.Parents }, within) {
+		for a := range walk(id, func(h chainhash.Hash) []chainhash.Hash { return m.entries[h].tx.Parents }, m.has) {
 			ancestors[a] = true
 		}
 	}

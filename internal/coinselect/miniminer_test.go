@@ -49,7 +49,7 @@ func TestIndividualBumpFees(t *testing.T) {
 		poolRow{7, 200, 200, nil},
 	)
 	got, ok := IndividualBumpFees(pool, []wire.OutPoint{op(1, 0), op(2, 1), op(3, 0), op(4, 0), op(4, 1),
-		op(5, 0), op(6, 0), op(7, 0), op(9, 0)}, rate)
+		op(5, 0), op(6, 0), op(7, 0), op(9, 0)}, rate, nil)
 	if !ok {
 		t.Fatal("not computed")
 	}
@@ -81,19 +81,45 @@ func TestCombinedBumpFee(t *testing.T) {
 		poolRow{2, 100, 1000, []byte{1}},
 		poolRow{3, 100, 1000, []byte{1}},
 	)
-	ind, ok := IndividualBumpFees(pool, []wire.OutPoint{op(2, 0), op(3, 0)}, rate)
+	ind, ok := IndividualBumpFees(pool, []wire.OutPoint{op(2, 0), op(3, 0)}, rate, nil)
 	if !ok || ind[op(2, 0)] != 22000-2000 || ind[op(3, 0)] != 22000-2000 {
 		t.Fatalf("individual %v", ind)
 	}
-	comb, ok := CombinedBumpFee(pool, []wire.OutPoint{op(2, 0), op(3, 0)}, rate)
+	comb, ok := CombinedBumpFee(pool, []wire.OutPoint{op(2, 0), op(3, 0)}, rate, nil)
 	if !ok || comb != 24000-3000 {
 		t.Fatalf("combined %d", comb)
 	}
 	// A coin whose ancestry is mined at the rate owes nothing, and a
 	// confirmed one neither.
-	comb, ok = CombinedBumpFee(testPool(poolRow{1, 100, 5000, nil}), []wire.OutPoint{op(1, 0), op(2, 0)}, rate)
+	comb, ok = CombinedBumpFee(testPool(poolRow{1, 100, 5000, nil}), []wire.OutPoint{op(1, 0), op(2, 0)}, rate, nil)
 	if !ok || comb != 0 {
 		t.Fatalf("combined of a paying transaction %d", comb)
+	}
+}
+
+// TestBumpFeesReplaced: a fee bump's original (and its descendants) is
+// left out (Core's to-be-replaced conflicts): the parent it paid for owes
+// its shortfall again, and the original's own outputs owe nothing.
+func TestBumpFeesReplaced(t *testing.T) {
+	const rate FeeRate = 10000
+	pool := testPool(
+		poolRow{1, 100, 100, nil},
+		poolRow{2, 100, 5000, []byte{1}}, // the original, paying for 1
+		poolRow{3, 100, 100, []byte{2}},  // its child
+		poolRow{4, 100, 100, []byte{1}},  // another child of 1
+	)
+	ops := []wire.OutPoint{op(1, 0), op(2, 1), op(3, 0)}
+	got, ok := IndividualBumpFees(pool, ops, rate, nil)
+	if !ok || got[op(1, 0)] != 0 || got[op(2, 1)] != 0 || got[op(3, 0)] != 1000-100 {
+		t.Fatalf("without replacement: %v", got)
+	}
+	got, ok = IndividualBumpFees(pool, ops, rate, []chainhash.Hash{{2}})
+	if !ok || got[op(1, 0)] != 1000-100 || got[op(2, 1)] != 0 || got[op(3, 0)] != 0 {
+		t.Fatalf("replacing 2: %v", got)
+	}
+	comb, ok := CombinedBumpFee(pool, []wire.OutPoint{op(1, 0), op(4, 0)}, rate, []chainhash.Hash{{2}})
+	if !ok || comb != 2000-200 {
+		t.Fatalf("combined replacing 2: %d", comb)
 	}
 }
 
@@ -111,10 +137,10 @@ func TestBumpFeeClusterLimit(t *testing.T) {
 		pool[id] = tx
 		prev = &id
 	}
-	if _, ok := IndividualBumpFees(pool, []wire.OutPoint{{Hash: *prev}}, 10000); ok {
+	if _, ok := IndividualBumpFees(pool, []wire.OutPoint{{Hash: *prev}}, 10000, nil); ok {
 		t.Fatal("individual bump fees of an enormous cluster")
 	}
-	if _, ok := CombinedBumpFee(pool, []wire.OutPoint{{Hash: *prev}}, 10000); ok {
+	if _, ok := CombinedBumpFee(pool, []wire.OutPoint{{Hash: *prev}}, 10000, nil); ok {
 		t.Fatal("combined bump fee of an enormous cluster")
 	}
 }

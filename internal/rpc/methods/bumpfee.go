@@ -324,8 +324,10 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 	segwit := false
 	for i, in := range orig.TxIn {
 		wgt, typ := inputWeightOf(w, prevs[i].PkScript, in)
+		// Depth 0 as Core's FetchSelectedInputs sets it: an input of
+		// an unconfirmed parent may owe the parent's bump fee.
 		preset[i] = coinselect.Coin{OutPoint: in.PreviousOutPoint, Value: prevs[i].Value, PkScript: prevs[i].PkScript,
-			Type: typ, InputWeight: wgt, Depth: 1, Safe: true}
+			Type: typ, InputWeight: wgt, Safe: true}
 		weights[i] = wgt
 		segwit = segwit || typ == coinselect.P2SHSegwit || typ == coinselect.Bech32 || typ == coinselect.Bech32m
 	}
@@ -335,10 +337,6 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 	var rate int64
 	if o.fee.FeeRate != nil {
 		rate = *o.fee.FeeRate
-		size := maxSignedVSize(weights, segwit, txouts)
-		if err := checkBumpFeeRate(ctx, d, w, rate, size, oldFee); err != nil {
-			return nil, err
-		}
 	} else {
 		vsize := int64(txVSize(orig))
 		est := oldFee*1000/vsize + 1 + max(incrementalRelayFee(d), walletIncrementalRelayFee)
@@ -347,6 +345,27 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 			return nil, MapError(err)
 		}
 		rate = max(est, min)
+	}
+	// The original's unconfirmed parents must reach the new rate without
+	// the original (Core's bump fees with the original to be replaced).
+	bumpFees := setBumpFees(ctx, d, w, coinselect.FeeRate(rate), []chainhash.Hash{txid}, preset, nil)
+	if o.fee.FeeRate != nil {
+		var bump int64
+		if bumpFees != nil {
+			ops := make([]wire.OutPoint, len(preset))
+			for i, c := range preset {
+				ops[i] = c.OutPoint
+			}
+			v, ok := bumpFees(ops)
+			if !ok {
+				return nil, rpc.NewError(rpc.CodeWalletError, "Failed to calculate bump fees, because unconfirmed UTXOs depend on an enormous cluster of unconfirmed transactions.")
+			}
+			bump = v
+		}
+		size := maxSignedVSize(weights, segwit, txouts)
+		if err := checkBumpFeeRate(ctx, d, w, rate, size, oldFee, bump); err != nil {
+			return nil, err
+		}
 	}
 
 	// Further inputs: confirmed wallet coins only (BIP 125 rule 2).
@@ -379,6 +398,7 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 	copts := coinselect.DefaultOptions()
 	copts.SpendZeroConfChange = opt.SpendZeroConfChange
 	copts.AvoidPartialSpends = opt.AvoidPartialSpends
+	copts.CombinedBumpFee = bumpFees
 	discard := opt.DiscardFee
 	if est, err := src.EstimateFee(ctx, maxConfTarget, false); err == nil && est > 0 {
 		discard = min(discard, est)
@@ -445,8 +465,9 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 // txVSize is a transaction's virtual size.
 func txVSize(tx *wire.MsgTx) int { return (txWeight(tx) + 3) / 4 }
 
-// checkBumpFeeRate is Core's CheckFeeRate for an explicit fee_rate.
-func checkBumpFeeRate(ctx context.Context, d *Deps, w *wallet.Wallet, rate int64, size int, oldFee int64) error {
+// checkBumpFeeRate is Core's CheckFeeRate for an explicit fee_rate; bump
+// is the combined bump fee of the inputs' unconfirmed ancestors.
+func checkBumpFeeRate(ctx context.Context, d *Deps, w *wallet.Wallet, rate int64, size int, oldFee, bump int64) error {
 	minPool, err := feeSource(d).MempoolMinFee(ctx)
 	if err != nil {
 		return backendError(err)
@@ -455,7 +476,7 @@ func checkBumpFeeRate(ctx context.Context, d *Deps, w *wallet.Wallet, rate int64
 		return bumpError(rpc.CodeWalletError, "New fee rate (%s) is lower than the minimum fee rate (%s) to get into the mempool -- ",
 			formatMoney(rate), formatMoney(minPool))
 	}
-	newTotal := coinselect.FeeRate(rate).Fee(size)
+	newTotal := coinselect.FeeRate(rate).Fee(size) + bump
 	incremental := coinselect.FeeRate(incrementalRelayFee(d)).Fee(size)
 	if minTotal := oldFee + incremental; newTotal < minTotal {
 		return bumpError(rpc.CodeInvalidParameter, "Insufficient total fee %s, must be at least %s (oldFee %s + incrementalFee %s)",

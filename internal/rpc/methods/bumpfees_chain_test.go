@@ -5,10 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
@@ -17,32 +15,17 @@ import (
 // sendtoaddress at 20 sat/vB, then (after a block and another 1 sat/vB
 // parent) sendall at 20 sat/vB, can only spend that change, and each pays
 // its own size at 20 sat/vB plus what brings the parent, as btcd's mempool
-// reports it, up to 20 sat/vB: the package pays the target rate.
+// reports it, up to 20 sat/vB: the package pays the target rate. Then
+// bumpfee to 20 sat/vB of a 2 sat/vB child of a 1 sat/vB parent pays the
+// parent's shortfall without counting the child it replaces.
 func TestAncestorBumpFeeChain(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts btcd and the daemon")
 	}
 	t.Parallel()
-	b := testenv.StartBtcd(t, nil)
-	d := testenv.StartDaemon(t, &testenv.DaemonOptions{Args: []string{"-chainbackend=btcd",
-		"-chainrpcconnect=" + b.RPCAddr, "-chainrpcuser=" + b.User, "-chainrpcpassword=" + b.Pass}})
-	var cw json.RawMessage
-	if err := d.CallResult(&cw, "createwallet", "w"); err != nil {
-		t.Fatal(err)
-	}
-	wc := &testenv.Client{URL: d.URL + "wallet/w", User: d.User, Pass: d.Pass}
-	call := func(out any, method string, params ...any) {
-		t.Helper()
-		if err := wc.CallResult(out, method, params...); err != nil {
-			t.Fatalf("%s: %v", method, err)
-		}
-	}
-	var a string
-	call(&a, "getnewaddress")
-	spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := newSpendHarness(t)
+	b, wc, call := h.b, h.w, h.call
+	spk := h.newScript()
 	stranger := testenv.NewKey("bump fees stranger")
 	waitTrusted := func(want float64) {
 		t.Helper()
@@ -118,6 +101,24 @@ func TestAncestorBumpFeeChain(t *testing.T) {
 	b.Generate(1)
 	if b.Confirmations(all.TxID) != 1 {
 		t.Fatalf("%s not mined", all.TxID)
+	}
+
+	// bumpfee of a child of a 1 sat/vB parent: the replacement brings
+	// the parent up to 20 sat/vB on its own (the original it replaces
+	// no longer pays for it).
+	b.Fund(wire.NewTxOut(100_000_000, spk))
+	b.Generate(1)
+	waitTrusted(1)
+	call(&parent, "sendtoaddress", stranger.WPKH.Address, 0.1, nil, nil, nil, nil, nil, nil, nil, 1)
+	call(&child, "sendtoaddress", stranger.WPKH.Address, 0.1, nil, nil, nil, nil, nil, nil, nil, 2)
+	var bumped struct {
+		TxID string `json:"txid"`
+	}
+	call(&bumped, "bumpfee", child, map[string]any{"fee_rate": rate})
+	checkChild("bumpfee", parent, bumped.TxID)
+	b.Generate(1)
+	if b.Confirmations(bumped.TxID) != 1 {
+		t.Fatalf("%s not mined", bumped.TxID)
 	}
 }
 

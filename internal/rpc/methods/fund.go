@@ -177,10 +177,16 @@ func selectionCoin(c wallet.SpendCoin) coinselect.Coin {
 // among preset and avail at the call's fee rate (Core's
 // calculateIndividualBumpFees over the backend's mempool, Core's
 // MiniMiner) and returns the combined calculation the selection makes for
-// the coins it picks. With no unconfirmed coin, no backend, or a backend
-// that cannot list its mempool, it returns nil: bump fees are 0, as Core
-// has them with no mempool.
+// the coins it picks.
 func applyBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest, preset, avail []coinselect.Coin) func([]wire.OutPoint) (int64, bool) {
+	return setBumpFees(ctx, d, w, coinselect.FeeRate(fr.rate), nil, preset, avail)
+}
+
+// setBumpFees is applyBumpFees at rate for a spender replacing the
+// mempool transactions replaced (a fee bump's original). With no
+// unconfirmed coin, no backend, or a backend that cannot list its mempool,
+// it returns nil: bump fees are 0, as Core has them with no mempool.
+func setBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, rate coinselect.FeeRate, replaced []chainhash.Hash, preset, avail []coinselect.Coin) func([]wire.OutPoint) (int64, bool) {
 	if d.Chain == nil || d.Chain.Backend() == nil {
 		return nil
 	}
@@ -203,15 +209,14 @@ func applyBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundReque
 	if pool == nil {
 		return nil
 	}
-	rate := coinselect.FeeRate(fr.rate)
-	if fees, ok := coinselect.IndividualBumpFees(pool, ops, rate); ok {
+	if fees, ok := coinselect.IndividualBumpFees(pool, ops, rate, replaced); ok {
 		for _, coins := range [][]coinselect.Coin{preset, avail} {
 			for i := range coins {
 				coins[i].BumpFee = fees[coins[i].OutPoint]
 			}
 		}
 	}
-	return func(ops []wire.OutPoint) (int64, bool) { return coinselect.CombinedBumpFee(pool, ops, rate) }
+	return func(ops []wire.OutPoint) (int64, bool) { return coinselect.CombinedBumpFee(pool, ops, rate, replaced) }
 }
 
 // bumpPool is the backend's mempool as the bump-fee calculation reads it;

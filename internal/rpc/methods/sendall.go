@@ -416,7 +416,7 @@ func sendAll(ctx context.Context, d *Deps, w *wallet.Wallet, req *rpc.Request) (
 	}
 	if len(unconfirmed) > 0 {
 		if pool := bumpPool(ctx, d); pool != nil {
-			if v, ok := coinselect.CombinedBumpFee(pool, unconfirmed, coinselect.FeeRate(rate)); ok {
+			if v, ok := coinselect.CombinedBumpFee(pool, unconfirmed, coinselect.FeeRate(rate), nil); ok {
 				bumpFees = v
 			}
 		}
