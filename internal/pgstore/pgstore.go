@@ -672,6 +672,8 @@ type Tx struct {
 	wrote, handout, chain bool
 	// shared: the wallet is served by several nodes (OpenShared).
 	shared bool
+	// seqs remembers descriptors' seqs for PutChunk.
+	seqs map[[32]byte]int64
 }
 
 func (t *Tx) exec(what, query string, args ...any) error {

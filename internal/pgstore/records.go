@@ -107,7 +107,13 @@ func queryRows(ctx context.Context, q querier, what, query string, scan func(row
 }
 
 // Load reads the whole wallet but its chain part, in one snapshot.
-func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
+func (s *Store) Load(ctx context.Context) (*Snapshot, error) { return s.load(ctx, true) }
+
+// LoadIndexed reads the wallet as Load does but for its script chunks:
+// a wallet that asks the script index (LookupScripts) does not hold them.
+func (s *Store) LoadIndexed(ctx context.Context) (*Snapshot, error) { return s.load(ctx, false) }
+
+func (s *Store) load(ctx context.Context, chunks bool) (*Snapshot, error) {
 	snap := &Snapshot{Meta: map[string][]byte{}}
 	id := s.id
 	err := s.view(ctx, func(tx pgx.Tx) error {
@@ -141,19 +147,21 @@ func (s *Store) Load(ctx context.Context) (*Snapshot, error) {
 		if snap.Secrets, err = readSecrets(ctx, tx, id); err != nil {
 			return err
 		}
-		err = queryRows(ctx, tx, "read script chunks", `SELECT descriptor_id, chunk, first_index, data FROM script_chunks
-			WHERE wallet_id = $1 ORDER BY descriptor_id, chunk`, func(rows pgx.Rows) error {
-			var c Chunk
-			var did []byte
-			if err := rows.Scan(&did, &c.Chunk, &c.FirstIndex, &c.Data); err != nil {
+		if chunks {
+			err = queryRows(ctx, tx, "read script chunks", `SELECT descriptor_id, chunk, first_index, data FROM script_chunks
+				WHERE wallet_id = $1 ORDER BY descriptor_id, chunk`, func(rows pgx.Rows) error {
+				var c Chunk
+				var did []byte
+				if err := rows.Scan(&did, &c.Chunk, &c.FirstIndex, &c.Data); err != nil {
+					return err
+				}
+				copy(c.DescriptorID[:], did)
+				snap.Chunks = append(snap.Chunks, c)
+				return nil
+			}, id)
+			if err != nil {
 				return err
 			}
-			copy(c.DescriptorID[:], did)
-			snap.Chunks = append(snap.Chunks, c)
-			return nil
-		}, id)
-		if err != nil {
-			return err
 		}
 		err = queryRows(ctx, tx, "read active descriptors", `SELECT output_type, internal, descriptor_id
 			FROM active_descriptors WHERE wallet_id = $1 ORDER BY output_type, internal`, func(rows pgx.Rows) error {
@@ -298,18 +306,6 @@ func (t *Tx) PutSecret(s Secret) error {
 	return t.exec("write secret", `INSERT INTO descriptor_secrets (wallet_id, descriptor_id, key_id, secret)
 		VALUES ($1, $2, $3, $4) ON CONFLICT (wallet_id, descriptor_id, key_id) DO UPDATE SET secret = excluded.secret`,
 		s.DescriptorID[:], s.KeyID, s.Secret)
-}
-
-// PutChunk stores (or replaces) a block of scriptPubKey digests.
-func (t *Tx) PutChunk(c Chunk) error {
-	return t.exec("write script chunk", `INSERT INTO script_chunks (wallet_id, descriptor_id, chunk, first_index, data)
-		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (wallet_id, descriptor_id, chunk) DO UPDATE SET
-		first_index = excluded.first_index, data = excluded.data`, c.DescriptorID[:], c.Chunk, c.FirstIndex, c.Data)
-}
-
-// DeleteChunks removes every block of a descriptor.
-func (t *Tx) DeleteChunks(id [32]byte) error {
-	return t.exec("delete script chunks", "DELETE FROM script_chunks WHERE wallet_id = $1 AND descriptor_id = $2", id[:])
 }
 
 // SetActive makes a descriptor the active one for an output type and side.
