@@ -1,6 +1,7 @@
 package wallet
 
 import (
+	"context"
 	"slices"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -51,7 +52,7 @@ type balanceKey struct {
 func (w *Wallet) scriptGen() uint64 {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
-	return w.index.adds + 1
+	return w.index.generation() + 1
 }
 
 // foreignOut is an output not paying the wallet, with its script's
@@ -86,7 +87,7 @@ func (w *Wallet) ownOutputs(wt *walletTx, gen uint64) []uint32 {
 	kept := wt.foreign[:0]
 	grown := false
 	for _, f := range wt.foreign {
-		if _, ok := w.index.m[f.digest]; ok && len(w.findScript(wt.tx.TxOut[f.index].PkScript)) > 0 {
+		if w.index.may(f.digest) && len(w.findScript(wt.tx.TxOut[f.index].PkScript)) > 0 {
 			wt.own = append(wt.own, f.index)
 			grown = true
 			continue
@@ -100,6 +101,30 @@ func (w *Wallet) ownOutputs(wt *walletTx, gen uint64) []uint32 {
 	}
 	wt.ownGen = gen
 	return wt.own
+}
+
+// prefetchOwn asks a database-backed script index, in one batch, about
+// every output of txs that ownOutputs will look at for generation gen. The
+// caller holds c.mu for reading and c.credMu.
+func (w *Wallet) prefetchOwn(ctx context.Context, txs []*walletTx, gen uint64) error {
+	if _, ok := w.index.(*dbIndex); !ok {
+		return nil
+	}
+	var scripts [][]byte
+	for _, wt := range txs {
+		switch {
+		case wt.ownGen == gen:
+		case wt.ownGen == 0:
+			for _, o := range wt.tx.TxOut {
+				scripts = append(scripts, o.PkScript)
+			}
+		default:
+			for _, f := range wt.foreign {
+				scripts = append(scripts, wt.tx.TxOut[f.index].PkScript)
+			}
+		}
+	}
+	return w.prefetchScripts(ctx, scripts)
 }
 
 // unspentCredit is the value of wt's unspent outputs paying the wallet;

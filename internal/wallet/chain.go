@@ -409,7 +409,8 @@ func (w *Wallet) ScriptGeneration() uint64 {
 }
 
 // WatchList returns what a chain scan must look for: every scriptPubKey
-// the wallet derives, and the outputs it owns and has not seen spent in a
+// the wallet derives (none when ScriptsInStore: the scan asks
+// MatchScripts), and the outputs it owns and has not seen spent in a
 // block, with the generation of the scripts.
 func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoint, error) {
 	if err := w.loadChain(ctx); err != nil {
@@ -434,6 +435,10 @@ func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoi
 		jobs = append(jobs, j)
 	}
 	w.mu.RUnlock()
+	if w.ScriptsInStore() {
+		// The database answers MatchScripts: no script is held.
+		return gen, nil, w.unspentOutpoints(), nil
+	}
 
 	c := &w.chain
 	c.scriptsMu.Lock()
@@ -608,7 +613,31 @@ func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.
 
 // connect is BlockConnected; comments are those of the wallet's own
 // transactions (CommitTx), written with their records when they are new.
+// A wallet whose database indexes its scripts asks about every output at
+// once; a lookup that fails meanwhile fails the delivery, which is made
+// again.
 func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments) error {
+	var scripts [][]byte
+	if w.ScriptsInStore() {
+		for _, tx := range txs {
+			for _, o := range tx.TxOut {
+				scripts = append(scripts, o.PkScript)
+			}
+		}
+	}
+	if err := w.prefetchScripts(ctx, scripts); err != nil {
+		return err
+	}
+	before := w.lookupFailures()
+	err := w.connectTxs(ctx, blk, txs, indexes, comments)
+	if err == nil && w.lookupFailures() != before {
+		return storageErr(errScriptLookup)
+	}
+	return err
+}
+
+// connectTxs is connect once the scripts are asked about.
+func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/safego"
@@ -136,20 +137,22 @@ func (w *Wallet) restore(snap *Snapshot) error {
 		w.descs = append(w.descs, wd)
 		w.byID[rec.ID] = wd
 	}
-	total := 0
-	for _, c := range snap.Chunks {
-		total += len(c.Data) / 8
-	}
-	w.index.grow(total)
-	for _, c := range snap.Chunks {
-		wd := w.byID[c.DescriptorID]
-		if wd == nil || wd.perIndex == 0 {
-			continue
+	if x, ok := w.index.(*spkIndex); ok {
+		total := 0
+		for _, c := range snap.Chunks {
+			total += len(c.Data) / 8
 		}
-		n := len(c.Data) / 8
-		for i := 0; i < n; i++ {
-			h := binary.LittleEndian.Uint64(c.Data[i*8:])
-			w.index.add(h, wd.slot, uint32(c.FirstIndex+int64(i/wd.perIndex)))
+		x.grow(total)
+		for _, c := range snap.Chunks {
+			wd := w.byID[c.DescriptorID]
+			if wd == nil || wd.perIndex == 0 {
+				continue
+			}
+			n := len(c.Data) / 8
+			for i := 0; i < n; i++ {
+				h := binary.LittleEndian.Uint64(c.Data[i*8:])
+				x.add(h, wd.slot, uint32(c.FirstIndex+int64(i/wd.perIndex)))
+			}
 		}
 	}
 	for _, a := range snap.Active {
@@ -241,23 +244,7 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 					return nil
 				}
 				blk := &blocks[b]
-				blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
-				last := uint32(blk.first + blk.count - 1)
-				err := d.ForEachScript(uint32(blk.first), last, cache, func(index uint32, scripts [][]byte) error {
-					// A block of a many-key descriptor takes seconds:
-					// the caller's end is noticed within it.
-					if index%64 == 0 && ctx.Err() != nil {
-						return ctx.Err()
-					}
-					if len(scripts) != perIndex {
-						return fmt.Errorf("index %d has %d scripts, want %d", index, len(scripts), perIndex)
-					}
-					for _, s := range scripts {
-						blk.digest = append(blk.digest, scriptDigest(s))
-					}
-					return nil
-				})
-				if err != nil {
+				if err := deriveBlock(ctx, d, cache, blk, perIndex); err != nil {
 					mu.Lock()
 					if firstErr == nil {
 						firstErr = err
@@ -277,31 +264,105 @@ func deriveDigests(ctx context.Context, d *descriptor.Descriptor, cache *descrip
 	return blocks, nil
 }
 
+// deriveBlock fills blk.digest with the script digests of its indexes.
+func deriveBlock(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, blk *derived, perIndex int) error {
+	blk.digest = make([]uint64, 0, blk.count*int64(perIndex))
+	last := uint32(blk.first + blk.count - 1)
+	return d.ForEachScript(uint32(blk.first), last, cache, func(index uint32, scripts [][]byte) error {
+		// A block of a many-key descriptor takes seconds: the caller's
+		// end is noticed within it.
+		if index%64 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		if len(scripts) != perIndex {
+			return fmt.Errorf("index %d has %d scripts, want %d", index, len(scripts), perIndex)
+		}
+		for _, s := range scripts {
+			blk.digest = append(blk.digest, scriptDigest(s))
+		}
+		return nil
+	})
+}
+
+// streamDigests derives indexes [start, end) of d in blocks of
+// chunkIndexes aligned on start, as deriveDigests does, on GOMAXPROCS
+// goroutines, and hands each block to emit (on the caller's goroutine, in
+// no particular order) as it is ready: memory holds a few blocks whatever
+// the range. The first error of a derivation or of emit ends it.
+func streamDigests(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, start, end int64, perIndex int,
+	emit func(derived) error) error {
+	if end <= start {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := runtime.GOMAXPROCS(0)
+	out := make(chan derived, workers)
+	var next atomic.Int64
+	next.Store(start)
+	var g safego.Group
+	for wk := 0; wk < workers; wk++ {
+		g.Go("descriptor range derivation", func() error {
+			for {
+				lo := next.Add(chunkIndexes) - chunkIndexes
+				if lo >= end {
+					return nil
+				}
+				blk := derived{first: lo, count: min(lo+chunkIndexes, end) - lo}
+				if err := deriveBlock(ctx, d, cache, &blk, perIndex); err != nil {
+					cancel()
+					return err
+				}
+				select {
+				case out <- blk:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		})
+	}
+	waited := safego.Go("descriptor range derivation", func() error {
+		defer close(out)
+		return g.Wait()
+	})
+	var emitErr error
+	for blk := range out {
+		if emitErr != nil {
+			continue
+		}
+		if emitErr = emit(blk); emitErr != nil {
+			cancel()
+		}
+	}
+	werr := <-waited
+	if emitErr != nil {
+		return emitErr
+	}
+	return werr
+}
+
+// chunkRecord turns a derived block into a stored chunk.
+func chunkRecord(id [32]byte, b derived) ChunkRecord {
+	data := make([]byte, 8*len(b.digest))
+	for i, h := range b.digest {
+		binary.LittleEndian.PutUint64(data[i*8:], h)
+	}
+	return ChunkRecord{DescriptorID: id, Chunk: b.first, FirstIndex: b.first, Data: data}
+}
+
 // chunkRecords turns derived blocks into stored chunks.
 func chunkRecords(id [32]byte, blocks []derived) []ChunkRecord {
 	out := make([]ChunkRecord, 0, len(blocks))
 	for _, b := range blocks {
-		data := make([]byte, 8*len(b.digest))
-		for i, h := range b.digest {
-			binary.LittleEndian.PutUint64(data[i*8:], h)
-		}
-		out = append(out, ChunkRecord{DescriptorID: id, Chunk: b.first, FirstIndex: b.first, Data: data})
+		out = append(out, chunkRecord(id, b))
 	}
 	return out
 }
 
-// indexBlocks adds derived blocks to the in-memory index.
+// indexBlocks records derived blocks, stored already, in the script
+// index. The caller holds w.mu for writing.
 func (w *Wallet) indexBlocks(wd *walletDesc, blocks []derived) {
-	n := 0
-	for _, b := range blocks {
-		n += len(b.digest)
-	}
-	w.index.grow(n)
-	for _, b := range blocks {
-		for i, h := range b.digest {
-			w.index.add(h, wd.slot, uint32(b.first+int64(i/wd.perIndex)))
-		}
-	}
+	w.index.indexed(wd, blocks)
 }
 
 // privateDescriptorKeyID names the secret record that holds a descriptor's

@@ -121,14 +121,18 @@ func fieldErr(e *ImportElement, name string) error {
 
 // branchPlan is one descriptor an element adds or updates.
 type branchPlan struct {
-	d          *descriptor.Descriptor
-	id         [32]byte
-	internal   bool
-	existing   *walletDesc
-	rec        DescriptorRecord
-	cache      *descriptor.Cache
-	perIndex   int
-	blocks     []derived
+	d        *descriptor.Descriptor
+	id       [32]byte
+	internal bool
+	existing *walletDesc
+	rec      DescriptorRecord
+	cache    *descriptor.Cache
+	perIndex int
+	blocks   []derived
+	// spans are ranges [lo, hi) derived while they are stored, not
+	// before (a wallet whose database indexes its scripts: the range
+	// streams into it, whatever its size).
+	spans      [][2]int64
 	normalized string
 	labels     []LabelRecord
 	keys       descriptor.KeyMap
@@ -319,7 +323,13 @@ func (w *Wallet) planBranch(ctx context.Context, e *ImportElement, p *branchPlan
 		rec.RangeStart, rec.RangeEnd, rec.NextIndex = rangeStart, end, nextIndex
 		// Derive only what is not derived yet.
 		var blocks []derived
-		if existing != nil && existing.rec.Ranged {
+		if w.ScriptsInStore() {
+			if existing != nil && existing.rec.Ranged {
+				p.spans = [][2]int64{{rangeStart, existing.rec.RangeStart}, {existing.rec.RangeEnd, end}}
+			} else {
+				p.spans = [][2]int64{{rangeStart, end}}
+			}
+		} else if existing != nil && existing.rec.Ranged {
 			lo, err := deriveDigests(ctx, p.d, p.cache, rangeStart, existing.rec.RangeStart, p.perIndex)
 			if err != nil {
 				return err
@@ -344,7 +354,9 @@ func (w *Wallet) planBranch(ctx context.Context, e *ImportElement, p *branchPlan
 		}
 		p.blocks = b
 	}
-	w.logDerived("import", p.id, rec.RangeStart, rec.RangeEnd, p.blocks, time.Since(derivedAt))
+	if p.spans == nil {
+		w.logDerived("import", p.id, rec.RangeStart, rec.RangeEnd, p.blocks, time.Since(derivedAt))
+	}
 	if s, err := p.d.NormalizedString(p.cache); err == nil {
 		p.normalized = s
 	} else {
@@ -451,6 +463,9 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 	}
 
 	seqs := make([]int64, len(plans))
+	// A derivation that fails while streaming into the transaction is
+	// the import's error as it would have been before it.
+	var deriveErr error
 	err := w.store.Update(ctx, func(tx StoreTx) error {
 		if pending != nil {
 			if err := tx.PutMeta(metaRescanFrom, encodeRescanFrom(pending.From)); err != nil {
@@ -473,6 +488,22 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 					return err
 				}
 			}
+			for _, s := range p.spans {
+				t0 := time.Now()
+				var storeErr error
+				err := streamDigests(ctx, p.d, p.cache, s[0], s[1], p.perIndex, func(b derived) error {
+					storeErr = tx.PutChunk(chunkRecord(p.id, b))
+					return storeErr
+				})
+				if err != nil {
+					if storeErr == nil {
+						deriveErr = err
+					}
+					return err
+				}
+				w.debug(w.cfg.DescLog, "descriptor range expanded into the database", "for", "import",
+					"descriptor", descTag(p.id), "start", s[0], "end", s[1], "took", time.Since(t0).Round(time.Microsecond))
+			}
 			for _, l := range p.labels {
 				if err := tx.PutLabel(l); err != nil {
 					return err
@@ -492,6 +523,9 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 		}
 		return nil
 	})
+	if deriveErr != nil {
+		return deriveErr
+	}
 	if err != nil {
 		return storageErr(err)
 	}
@@ -519,6 +553,9 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 		wd.normalized = p.normalized
 		wd.expansions.clear()
 		w.indexBlocks(wd, p.blocks)
+		if x, ok := w.index.(*dbIndex); ok && len(p.spans) > 0 {
+			x.forgetAll()
+		}
 		for _, l := range p.labels {
 			w.book[string(l.Script)] = &bookEntry{label: l.Label, purpose: l.Purpose}
 		}

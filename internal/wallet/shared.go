@@ -157,7 +157,13 @@ func (w *Wallet) reload(ctx context.Context, ss SharedStore, c Changes) error {
 	}
 	w.flags = fresh.flags
 	w.descs, w.byID, w.active = fresh.descs, fresh.byID, fresh.active
-	w.book, w.index = fresh.book, fresh.index
+	w.book = fresh.book
+	if x, ok := w.index.(*dbIndex); ok {
+		// The database's index is the same; what is cached may not be.
+		x.forgetAll()
+	} else {
+		w.index = fresh.index
+	}
 	w.crypt.rec = fresh.crypt.rec
 	w.mu.Unlock()
 	// An import of another node may have recorded a rescan to run.

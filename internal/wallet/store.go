@@ -173,3 +173,27 @@ type Catalog interface {
 // ErrBackupFormat is wrapped by Catalog.Restore's error when the backup
 // file is not a wallet file.
 var ErrBackupFormat = errors.New("backup file is not a wallet file")
+
+// ScriptStore is an optional Store interface: a database that indexes the
+// wallet's scripts itself (PostgreSQL). Its Load leaves the script chunks
+// out, the wallet holds no script index in memory and asks LookupScripts
+// instead, through a bounded cache, so that its memory does not grow with
+// the number of scripts. The chunks the wallet writes (StoreTx.PutChunk)
+// feed the database's index in the same transaction.
+type ScriptStore interface {
+	// LookupScripts returns the index entries of the given script
+	// digests (the first 8 bytes of SHA-256 of a script, read
+	// little-endian) in any order; a digest without an entry is left
+	// out. It reads committed data.
+	LookupScripts(ctx context.Context, digests []uint64) ([]ScriptRef, error)
+}
+
+// ScriptRef is an entry of a ScriptStore's index: the descriptor (by its
+// seq) whose chunk starting at FirstIndex holds Digest at position Pos;
+// the derivation index is FirstIndex + Pos / (scripts per index).
+type ScriptRef struct {
+	Digest        uint64
+	DescriptorSeq int64
+	FirstIndex    int64
+	Pos           int32
+}

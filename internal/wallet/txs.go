@@ -348,6 +348,9 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 	if b, ok := c.balMemo[key]; ok && !skipUsed {
 		return b, nil
 	}
+	if err := w.prefetchOwn(ctx, c.order, gen); err != nil {
+		return b, err
+	}
 	tip := c.tipHeight()
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)

@@ -79,7 +79,7 @@ type Wallet struct {
 	byID   map[[32]byte]*walletDesc
 	active map[activeKey]*walletDesc
 	book   map[string]*bookEntry // by scriptPubKey
-	index  *spkIndex
+	index  scriptIndex
 	closed bool
 	crypt  cryptState
 	// replacedBirth is the earliest creation time a re-import replaced
@@ -131,6 +131,9 @@ func newWallet(cfg Config, st Store) *Wallet {
 		book:   map[string]*bookEntry{},
 		index:  newSPKIndex(),
 		locks:  coinLocks{m: map[wire.OutPoint]bool{}, used: map[string]bool{}},
+	}
+	if ss, ok := st.(ScriptStore); ok {
+		w.index = newDBIndex(w, ss)
 	}
 	w.payTxFee.Store(cfg.Options.PayTxFee)
 	return w

@@ -246,6 +246,7 @@ var (
 	_ wallet.ChainStore    = pgdb{}
 	_ wallet.EventStore    = pgdb{}
 	_ wallet.DeliveryStore = pgdb{}
+	_ wallet.ScriptStore   = pgdb{}
 )
 
 func (d pgdb) debug(msg string, args ...any) {
@@ -286,8 +287,39 @@ func (d pgdb) Publish(ctx context.Context) error {
 	return err
 }
 
+// Load reads the wallet without its script chunks: the wallet asks the
+// database's script index (LookupScripts) instead of holding them.
 func (d pgdb) Load(ctx context.Context) (*wallet.Snapshot, error) {
-	snap, err := d.s.Load(ctx)
+	return d.load(ctx, false)
+}
+
+// loadFull reads the wallet with its script chunks, for a copy to another
+// store.
+func (d pgdb) loadFull(ctx context.Context) (*wallet.Snapshot, error) {
+	return d.load(ctx, true)
+}
+
+// LookupScripts makes pgdb a wallet.ScriptStore.
+func (d pgdb) LookupScripts(ctx context.Context, digests []uint64) ([]wallet.ScriptRef, error) {
+	refs, err := d.s.LookupScripts(ctx, digests)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]wallet.ScriptRef, len(refs))
+	for i, r := range refs {
+		out[i] = wallet.ScriptRef(r)
+	}
+	return out, nil
+}
+
+func (d pgdb) load(ctx context.Context, chunks bool) (*wallet.Snapshot, error) {
+	var snap *pgstore.Snapshot
+	var err error
+	if chunks {
+		snap, err = d.s.Load(ctx)
+	} else {
+		snap, err = d.s.LoadIndexed(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}

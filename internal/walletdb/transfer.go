@@ -46,7 +46,14 @@ type copySink interface {
 // master key, transactions in their order, chain state, rescan state, the
 // event log with its cursors and the delivery targets' positions in it.
 func transfer(ctx context.Context, src copySource, dst copySink) error {
-	snap, err := src.Load(ctx)
+	load := src.Load
+	if f, ok := src.(interface {
+		loadFull(ctx context.Context) (*wallet.Snapshot, error)
+	}); ok {
+		// A store whose Load leaves the script chunks out.
+		load = f.loadFull
+	}
+	snap, err := load(ctx)
 	if err != nil {
 		return err
 	}
