@@ -3,6 +3,8 @@ package scan
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -75,6 +77,9 @@ type probe struct {
 	gen     uint64
 	scripts int
 	watches []*chain.Watch
+	// all: a member is asked (ScriptMatcher), so every block is
+	// fetched.
+	all bool
 }
 
 // matchFilter reports whether f may hold one of p's scripts.
@@ -93,7 +98,7 @@ func (p *probe) wantRaw(f *chain.Filter, raw bool, path int) bool {
 	if !raw {
 		return false
 	}
-	if f == nil || p.scripts > filterScriptsCeiling || path == pathRaw {
+	if f == nil || p.all || p.scripts > filterScriptsCeiling || path == pathRaw {
 		return true
 	}
 	if path == pathFilter {
@@ -173,9 +178,10 @@ func (e *engine) probeOf(set *scanSet) *probe {
 	p := &probe{gen: set.gen}
 	for _, m := range set.members {
 		p.scripts += len(m.scripts)
+		p.all = p.all || m.matcher != nil
 	}
 	_, raw := e.raw()
-	if raw && (p.scripts > filterScriptsCeiling || e.path == pathRaw) {
+	if raw && (p.all || p.scripts > filterScriptsCeiling || e.path == pathRaw) {
 		return p
 	}
 	for _, m := range set.members {
@@ -333,6 +339,14 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 // was reloaded.
 func (e *engine) block(ctx context.Context, set *scanSet, win *window, i int, height int32) (int, bool, error) {
 	blk := win.blocks[i]
+	if blk == nil && asking(set) {
+		// A member's scripts are asked about: the block's outputs are
+		// all looked at.
+		var err error
+		if blk, err = chain.DecodeBlock(win.raws[i], win.hashes[i]); err != nil {
+			return 0, false, err
+		}
+	}
 	if blk == nil {
 		raw := win.raws[i]
 		hit, err := chain.ScanBlock(raw, func(op *wire.OutPoint) bool {
@@ -353,6 +367,67 @@ func (e *engine) block(ctx context.Context, set *scanSet, win *window, i int, he
 	return e.deliver(ctx, set, blk, height)
 }
 
+// asking tells whether a member of set is a ScriptMatcher.
+func asking(set *scanSet) bool {
+	for _, m := range set.members {
+		if m.matcher != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// outKey names output j of transaction i of a block or batch.
+func outKey(i, j int) uint64 { return uint64(i)<<32 | uint64(j) }
+
+// ask asks each member of members that is a ScriptMatcher which outputs
+// of txs pay it, in one call per member, and returns the ids of the
+// members owning each output (by outKey). A member whose call fails is
+// handed to failed and left out.
+func ask(ctx context.Context, members []*member, txs []*wire.MsgTx, failed func(*member, error) error) (map[uint64][]uint32, error) {
+	var scripts [][]byte
+	var keys []uint64
+	var owned map[uint64][]uint32
+	for _, m := range members {
+		if m.matcher == nil {
+			continue
+		}
+		if scripts == nil {
+			for i, tx := range txs {
+				if tx == nil {
+					continue
+				}
+				for j, out := range tx.TxOut {
+					scripts = append(scripts, out.PkScript)
+					keys = append(keys, outKey(i, j))
+				}
+			}
+			if len(scripts) == 0 {
+				return nil, nil
+			}
+		}
+		mine, err := m.matcher.MatchScripts(ctx, scripts)
+		if err == nil && len(mine) != len(scripts) {
+			err = fmt.Errorf("script matcher answered %d of %d scripts", len(mine), len(scripts))
+		}
+		if err != nil {
+			if err := failed(m, err); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		for k, ok := range mine {
+			if ok {
+				if owned == nil {
+					owned = map[uint64][]uint32{}
+				}
+				owned[keys[k]] = append(owned[keys[k]], m.id)
+			}
+		}
+	}
+	return owned, nil
+}
+
 // delivery is one member's share of a block.
 type delivery struct {
 	txs []*wire.MsgTx
@@ -365,6 +440,13 @@ type delivery struct {
 // stop being watched (a rollback reads them again).
 func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, height int32) (int, bool, error) {
 	x := e.x
+	// fail rewrites set.members: ask goes through a copy.
+	asked, err := ask(ctx, slices.Clone(set.members), blk.Transactions, func(m *member, err error) error {
+		return e.fail(set, m, err)
+	})
+	if err != nil {
+		return 0, false, err
+	}
 	var per map[uint32]*delivery
 	var order []uint32
 	var owners []uint32
@@ -388,6 +470,9 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 			n := len(owners)
 			if k := x.key(out.PkScript); x.seen.may(k) {
 				owners = x.scripts.owners(k, owners)
+			}
+			if asked != nil {
+				owners = append(owners, asked[outKey(i, j)]...)
 			}
 			for _, id := range owners[n:] {
 				if e.serves(id) {
@@ -516,7 +601,7 @@ func (e *engine) fetchMatching(ctx context.Context, win *window, from int, p *pr
 			idxRaw = append(idxRaw, i)
 			continue
 		}
-		if f == nil || p.matchFilter(f) {
+		if f == nil || p.all || p.matchFilter(f) {
 			want = append(want, win.hashes[i])
 			idx = append(idx, i)
 		}

@@ -203,6 +203,10 @@ type member struct {
 	src  Source
 	sink Sink
 
+	// matcher is set when the member's scripts are asked, not indexed
+	// (WatchList.ByMatch).
+	matcher ScriptMatcher
+
 	// gen is the generation of the watch list indexed; loaded tells
 	// whether one was.
 	gen    uint64
@@ -254,6 +258,10 @@ func (x *index) load(ctx context.Context, m *member) error {
 	}
 	for _, op := range wl.Outpoints {
 		x.outpoints.add(op, m.id)
+	}
+	m.matcher = nil
+	if sm, ok := m.src.(ScriptMatcher); ok && wl.ByMatch {
+		m.matcher = sm
 	}
 	m.gen, m.loaded, m.changes = wl.Generation, true, changes
 	return nil

@@ -99,9 +99,18 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		set := &scanSet{members: members}
+		asked, _ := ask(ctx, members, txs, func(m *member, err error) error {
+			fail(m, err)
+			return nil
+		})
+		set := &scanSet{}
+		for _, m := range members {
+			if !failed[m] {
+				set.members = append(set.members, m)
+			}
+		}
 		f.e.begin(set)
-		rounds := matchMempoolIndex(f.e.x, txs, f.e.in)
+		rounds := matchMempoolIndex(f.e.x, txs, f.e.in, asked)
 		f.e.end(set)
 		for _, m := range members {
 			// Parents first: the sink tells a spend of its outputs
@@ -167,7 +176,10 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 // next one the member's outputs of the rounds before it, so that a
 // transaction comes in a later round than the transactions whose outputs
 // make it the member's.
-func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool) map[uint32][][]*wire.MsgTx {
+//
+// asked holds the owners of outputs whose members are asked, not indexed
+// (ScriptMatcher), by outKey.
+func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool, asked map[uint64][]uint32) map[uint32][][]*wire.MsgTx {
 	rounds := map[uint32][][]*wire.MsgTx{}
 	gained := newOwnerMap[wire.OutPoint]()
 	assigned := make([][]uint32, len(txs))
@@ -195,6 +207,9 @@ func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool) map[uint32][][]*w
 				payees = payees[:0]
 				if k := x.key(out.PkScript); x.seen.may(k) {
 					payees = x.scripts.owners(k, payees)
+				}
+				if asked != nil {
+					payees = append(payees, asked[outKey(i, j)]...)
 				}
 				for _, id := range payees {
 					if int(id) < len(in) && in[id] {

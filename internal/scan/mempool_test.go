@@ -77,7 +77,7 @@ func matchMempool(wl *WatchList, txs []*wire.MsgTx) [][]*wire.MsgTx {
 	if err := x.load(context.Background(), m); err != nil {
 		panic(err)
 	}
-	return matchMempoolIndex(x, txs, []bool{true})[0]
+	return matchMempoolIndex(x, txs, []bool{true}, nil)[0]
 }
 
 // staticSource is a Source of a fixed watch list.

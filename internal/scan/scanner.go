@@ -24,6 +24,21 @@ type WatchList struct {
 	// block spends (a spend still in the mempool leaves its outputs
 	// watched, so that the block confirming it matches).
 	Outpoints []wire.OutPoint
+
+	// ByMatch tells that Scripts is empty because the wallet's scripts
+	// are too many to list: the Source is a ScriptMatcher, asked about
+	// the output scripts of every block (each fetched whole).
+	ByMatch bool
+}
+
+// ScriptMatcher is an optional Source interface for a wallet whose
+// scripts stay in its database (WatchList.ByMatch): the scan fetches every
+// block of its range whole (at that size nearly every filter matches) and
+// asks MatchScripts, once per block or mempool batch, which output scripts
+// are the wallet's. An error takes the wallet out of the scan, as a
+// failed delivery does.
+type ScriptMatcher interface {
+	MatchScripts(ctx context.Context, scripts [][]byte) ([]bool, error)
 }
 
 // Source is the wallet side the scanner reads its watch list from.

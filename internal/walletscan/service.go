@@ -824,6 +824,7 @@ var (
 	_ scan.MempoolSink    = (*adapter)(nil)
 	_ scan.ChangeCounter  = (*adapter)(nil)
 	_ scan.TipAdvancer    = (*adapter)(nil)
+	_ scan.ScriptMatcher  = (*adapter)(nil)
 )
 
 func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
@@ -831,7 +832,13 @@ func (a *adapter) WatchList(ctx context.Context) (*scan.WatchList, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &scan.WatchList{Generation: gen, Scripts: scripts, Outpoints: ops}, nil
+	return &scan.WatchList{Generation: gen, Scripts: scripts, Outpoints: ops, ByMatch: a.w.ScriptsInStore()}, nil
+}
+
+// MatchScripts asks the wallet (its database, for a wallet whose scripts
+// stay there) which scripts are its own.
+func (a *adapter) MatchScripts(ctx context.Context, scripts [][]byte) ([]bool, error) {
+	return a.w.MatchScripts(ctx, scripts)
 }
 
 func (a *adapter) Generation() uint64 { return a.w.ScriptGeneration() }
