@@ -244,6 +244,9 @@ func (d *Daemon) CookieAuth() (string, error) {
 	return "Basic " + base64.StdEncoding.EncodeToString(data), nil
 }
 
+// Pid returns the node's process id (to read its /proc status).
+func (d *Daemon) Pid() int { return d.cmd.Process.Pid }
+
 // Output returns what the process wrote to stdout and stderr so far.
 func (d *Daemon) Output() string { return d.out.String() }
 
