@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// The script index (table script_index, migration 9): one row per digest
+// The script index (table script_index, migration 10): one row per digest
 // of script_chunks, so that a node asks the database which of a batch of
 // scripts are a wallet's instead of holding every digest in memory.
 //

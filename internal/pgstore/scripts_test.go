@@ -147,7 +147,7 @@ func TestScriptIndex(t *testing.T) {
 	}
 }
 
-// TestScriptIndexMigration applies migration 9 to a database whose chunks
+// TestScriptIndexMigration applies migration 10 to a database whose chunks
 // were written before it: every stored digest gets its row.
 func TestScriptIndexMigration(t *testing.T) {
 	t.Parallel()
@@ -165,9 +165,9 @@ func TestScriptIndexMigration(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// Back to version 8, with a chunk written the way version 8 did.
+	// Back to version 9, with a chunk written the way version 9 did.
 	for _, q := range []string{"DROP TRIGGER script_index_drop_wallet ON wallets", "DROP FUNCTION script_index_drop_wallet",
-		"DROP TABLE script_index", "DELETE FROM descwallet_schema_version WHERE version >= 9"} {
+		"DROP TABLE script_index", "DELETE FROM descwallet_schema_version WHERE version >= 10"} {
 		if _, err := db.pool.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
--- Schema version 9: the wallets' script index in the database, so that a
+-- Schema version 10: the wallets' script index in the database, so that a
 -- node asks the database whether a script is a wallet's instead of holding
 -- every script in memory. Each row is one digest of script_chunks (the
 -- first 8 bytes of SHA-256 of the script, read as a big-endian signed
