@@ -128,8 +128,8 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 	}
 	cut := int64(0)
 	if keep > 0 {
-		// Cursors have no gaps (AUTOINCREMENT values of rolled back
-		// inserts are rolled back too; only pruning removes events).
+		// Cursors have no gaps (the rowid of a rolled back insert is
+		// taken again by the next; only pruning removes events).
 		cut = last.Int64 - keep
 	}
 	if before > 0 {

@@ -234,3 +234,63 @@ func TestPruneEventsHeldByDeliveries(t *testing.T) {
 		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
 	}
 }
+
+// TestEventCursorMigration: a version 13 file whose log was pruned keeps
+// its events and cursors through version 14, and the next cursor follows
+// the newest, never one that was handed out before.
+func TestEventCursorMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "wallet.sqlite")
+	db, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:13] {
+		if _, err := db.Exec(m.sql); err != nil {
+			t.Fatalf("migration %d: %v", m.version, err)
+		}
+	}
+	for i := range 5 {
+		if _, err := db.Exec(`INSERT INTO wallet_events (kind, txid, depth, time, detail) VALUES ('received', ?, 0, ?, ?)`,
+			[]byte(fmt.Sprintf("%032d", i)), 100+i, []byte(fmt.Sprintf(`{"amount":%d}`, i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.Exec("DELETE FROM wallet_events WHERE cursor <= 3"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("PRAGMA user_version = 13"); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	evs, _, err := s.Events(ctx, 0, 100)
+	if err != nil || len(evs) != 2 || evs[0].Cursor != 4 || evs[1].Cursor != 5 ||
+		string(evs[1].Detail) != `{"amount":4}` || evs[1].Time != 104 {
+		t.Fatalf("events after the migration: %+v %v", evs, err)
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		c, err := tx.AppendEvent(Event{Kind: "received", Height: -1, Time: 200})
+		if c != 6 {
+			t.Errorf("next cursor %d, want 6", c)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seq int
+	if err := s.db.QueryRow("SELECT count(*) FROM sqlite_sequence WHERE name = 'wallet_events'").Scan(&seq); err != nil || seq != 0 {
+		t.Errorf("wallet_events still in sqlite_sequence: %d %v", seq, err)
+	}
+}
