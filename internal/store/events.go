@@ -33,11 +33,7 @@ const queryAppendEvent = `INSERT INTO wallet_events (kind, txid, depth, block_he
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
-	var height, hash any
-	if e.Height >= 0 {
-		height, hash = e.Height, e.BlockHash[:]
-	}
-	res, err := t.execPrepared(queryAppendEvent, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time, e.Detail)
+	res, err := t.execPrepared(queryAppendEvent, eventArgs(make([]any, 0, 7), e)...)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}
@@ -46,6 +42,36 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}
 	return id, nil
+}
+
+// queryAppendEvents2 appends two events in one statement, the pair a
+// transaction first seen in a block gives (received, confirmed).
+const queryAppendEvents2 = `INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail)
+	VALUES (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)`
+
+func eventArgs(args []any, e Event) []any {
+	var height, hash any
+	if e.Height >= 0 {
+		height, hash = e.Height, e.BlockHash[:]
+	}
+	return append(args, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time, e.Detail)
+}
+
+// AppendEvents adds the events in order in the write transaction, two at
+// a time in one statement.
+func (t *Tx) AppendEvents(evs []Event) error {
+	for len(evs) >= 2 {
+		args := eventArgs(eventArgs(make([]any, 0, 14), evs[0]), evs[1])
+		if _, err := t.execPrepared(queryAppendEvents2, args...); err != nil {
+			return storeErr(ErrDatabase, "write event", err)
+		}
+		evs = evs[2:]
+	}
+	if len(evs) == 1 {
+		_, err := t.AppendEvent(evs[0])
+		return err
+	}
+	return nil
 }
 
 // Events returns at most limit events whose cursor is above after, in

@@ -294,3 +294,44 @@ func TestEventCursorMigration(t *testing.T) {
 		t.Errorf("wallet_events still in sqlite_sequence: %d %v", seq, err)
 	}
 }
+
+// TestAppendEvents: events appended together (two a statement, then the
+// odd one) get consecutive cursors in order, with their columns and
+// details, blocks and no blocks alike.
+func TestAppendEvents(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var in []Event
+	for i := range 5 {
+		e := Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 + i),
+			Detail: []byte(fmt.Sprintf(`{"amount":%d}`, i))}
+		if i%2 == 1 {
+			e.Kind, e.Depth, e.Height, e.BlockHash = "confirmed", 1, int32(500+i), [32]byte{0xbb, byte(i)}
+		}
+		in = append(in, e)
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		if err := tx.AppendEvents(in[:1]); err != nil {
+			return err
+		}
+		return tx.AppendEvents(in[1:])
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := s.Events(ctx, 0, 100)
+	if err != nil || len(out) != len(in) {
+		t.Fatalf("%d events, %v", len(out), err)
+	}
+	for i, e := range out {
+		want := in[i]
+		want.Cursor = int64(i + 1)
+		if fmt.Sprint(e) != fmt.Sprint(want) {
+			t.Errorf("event %d: %+v, want %+v", i, e, want)
+		}
+	}
+}

@@ -218,6 +218,8 @@ type chainData struct {
 	// evPending are the confirmed transactions whose deepest configured
 	// confirmation depth is not reported yet (events.go).
 	evPending map[chainhash.Hash]struct{}
+	// evPendingPeak is the most evPending held since it was last made.
+	evPendingPeak int
 	// committed are the wallet's own transactions (CommitTx) not yet seen
 	// in the backend's mempool: DropUnconfirmed keeps them, as Core keeps
 	// its own transactions, so that a mempool read taken before the relay
@@ -862,10 +864,8 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			}
 			seqs[i] = seq
 		}
-		for _, e := range events {
-			if _, err := tx.AppendEvent(e); err != nil {
-				return err
-			}
+		if err := appendEvents(tx, events); err != nil {
+			return err
 		}
 		for id, m := range unabandon {
 			if err := tx.PutTxMarks(id, m); err != nil {
@@ -1096,7 +1096,7 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
 			wt.evDepth, wt.rec.EventDepth = 0, 0
-			delete(c.evPending, wt.txid)
+			c.untrackDepth(wt.txid)
 			// Back to the mempool, as a node takes the transactions
 			// of disconnected blocks back; the next mempool read
 			// tells.
@@ -1126,10 +1126,8 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
 	}
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
-		for _, e := range events {
-			if _, err := tx.AppendEvent(e); err != nil {
-				return err
-			}
+		if err := appendEvents(tx, events); err != nil {
+			return err
 		}
 		for wt, d := range reached {
 			if err := tx.SetEventDepth(wt.rec.TxID, d); err != nil {
@@ -1144,7 +1142,7 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	for wt, d := range reached {
 		wt.evDepth, wt.rec.EventDepth = d, d
 		if d >= w.topDepth() {
-			delete(c.evPending, wt.txid)
+			c.untrackDepth(wt.txid)
 		}
 	}
 	c.recent = append([]BlockRef(nil), recent...)

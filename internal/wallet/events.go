@@ -120,6 +120,15 @@ func EncodeEventDetail(e EventRecord) []byte {
 	return b
 }
 
+// SameEventDetail reports whether a and b carry the same amount, fee,
+// outputs and related transaction by construction (events made from one
+// description of a transaction), so that one encoding serves both. False
+// says nothing.
+func SameEventDetail(a, b EventRecord) bool {
+	return a.Amount == b.Amount && a.Fee == b.Fee && a.Related == b.Related && len(a.Outputs) == len(b.Outputs) &&
+		(len(a.Outputs) == 0 || &a.Outputs[0] == &b.Outputs[0])
+}
+
 // DecodeEventDetail fills e's amount, fee, outputs and related transaction
 // from their stored form; empty (an event written before events carried
 // them) leaves them empty.
@@ -340,15 +349,19 @@ func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx
 	depths := w.eventDepths()
 	top := depths[len(depths)-1]
 	var due []*walletTx
+	var done []chainhash.Hash
 	for id := range c.evPending {
 		wt := c.txs[id]
 		if wt == nil || !wt.confirmed() || wt.evDepth >= top {
-			delete(c.evPending, id)
+			done = append(done, id)
 			continue
 		}
 		if have := tip - wt.rec.Height + 1; have > wt.evDepth {
 			due = append(due, wt)
 		}
+	}
+	for _, id := range done {
+		c.untrackDepth(id)
 	}
 	sort.Slice(due, func(i, j int) bool { return due[i].rec.Seq < due[j].rec.Seq })
 	var evs []EventRecord
@@ -406,4 +419,22 @@ func (w *Wallet) trackDepth(wt *walletTx) {
 		c.evPending = map[chainhash.Hash]struct{}{}
 	}
 	c.evPending[wt.txid] = struct{}{}
+	c.evPendingPeak = max(c.evPendingPeak, len(c.evPending))
+}
+
+// untrackDepth forgets that id's deeper confirmations are to be reported.
+// A Go map keeps the buckets of its largest size and ranging over it walks
+// them all, so once it holds a quarter of what it held (a rescan or a
+// load of many recent transactions, then reported), the set is copied
+// into a map of its present size: depthEvents then costs what is pending,
+// not what once was. The caller holds c.mu for writing.
+func (c *chainData) untrackDepth(id chainhash.Hash) {
+	delete(c.evPending, id)
+	if n := len(c.evPending); c.evPendingPeak > 64 && n*4 < c.evPendingPeak {
+		m := make(map[chainhash.Hash]struct{}, n)
+		for k := range c.evPending {
+			m[k] = struct{}{}
+		}
+		c.evPending, c.evPendingPeak = m, n
+	}
 }

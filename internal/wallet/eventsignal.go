@@ -77,6 +77,37 @@ func (t eventCounter) AppendEvent(e EventRecord) (int64, error) {
 	return id, err
 }
 
+// AppendEvents adds the events in order, in one go when the store can.
+func (t eventCounter) AppendEvents(evs []EventRecord) error {
+	if err := appendEvents(t.ChainStoreTx, evs); err != nil {
+		return err
+	}
+	*t.n += len(evs)
+	return nil
+}
+
+// EventBatchTx is the optional part of a ChainStoreTx that appends several
+// events at once (fewer statements than one AppendEvent each).
+type EventBatchTx interface {
+	AppendEvents(evs []EventRecord) error
+}
+
+// appendEvents appends evs to tx's event log in order.
+func appendEvents(tx ChainStoreTx, evs []EventRecord) error {
+	if len(evs) == 0 {
+		return nil
+	}
+	if b, ok := tx.(EventBatchTx); ok {
+		return b.AppendEvents(evs)
+	}
+	for _, e := range evs {
+		if _, err := tx.AppendEvent(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // DeliveryStore is the optional part of a Store that keeps where each
 // delivery target (a webhook) stands in the event log.
 type DeliveryStore interface {

@@ -53,6 +53,23 @@ func (d db) Events(ctx context.Context, after int64, limit int) ([]wallet.EventR
 	return out, pruned, nil
 }
 
+// AppendEvents appends the events with as few statements as the store
+// allows; events of one transaction that carry the same content (received
+// and confirmed at depth 1 together) share its encoding.
+func (t chainTxn) AppendEvents(evs []wallet.EventRecord) error {
+	out := make([]store.Event, len(evs))
+	for i, e := range evs {
+		out[i] = store.Event{Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
+			BlockHash: e.BlockHash, Time: e.Time}
+		if i > 0 && wallet.SameEventDetail(evs[i-1], e) {
+			out[i].Detail = out[i-1].Detail
+		} else {
+			out[i].Detail = wallet.EncodeEventDetail(e)
+		}
+	}
+	return t.tx.AppendEvents(out)
+}
+
 func (t chainTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
 	return t.tx.AppendEvent(store.Event{Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
 		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)})
