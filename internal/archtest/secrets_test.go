@@ -71,6 +71,7 @@ var variableTime = map[string]bool{
 	"internal/secp.ToAffine":         true,
 	"internal/secp.VerifyECDSA":      true,
 	"internal/secp.VerifyECDSABatch": true,
+	"internal/secp.VerifySchnorr":    true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseValNonConst": true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseNonConst":    true,
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.Sign":                       true,
@@ -86,10 +87,12 @@ var variableTime = map[string]bool{
 // test checks, and only the values named here: sign.verifyECDSA and
 // sign.verifyECDSABatch verify finished signatures (DER bytes, the
 // signature hashes, the public keys) with secp.VerifyECDSA and
-// secp.VerifyECDSABatch, the variable-time verifiers.
+// secp.VerifyECDSABatch, the variable-time verifiers, and
+// sign.verifySchnorr finished BIP 340 signatures with secp.VerifySchnorr.
 var publicInputs = map[string]bool{
 	"internal/sign.verifyECDSA":      true,
 	"internal/sign.verifyECDSABatch": true,
+	"internal/sign.verifySchnorr":    true,
 }
 
 // publicParamTypes are the parameter types a publicInputs function may

@@ -27,7 +27,9 @@
 // under half its time: one Strauss chain for u1·G + u2·P over the
 // endomorphism's split scalars in width-w NAF, a precomputed table of G's
 // odd multiples, and field arithmetic on four 64-bit limbs (fe.go) where
-// the library uses ten 26-bit ones. All of these take time that depends on
+// the library uses ten 26-bit ones. VerifySchnorr verifies a BIP 340
+// signature with the library's rules through the same chain (s·G - e·P)
+// and one inversion for R's affine form. All of these take time that depends on
 // their input: they serve public derivation (xpub children, the
 // precomputed table of the descriptor fast path) and the signer's check of
 // its own finished signatures, and must never see a value derived from a
@@ -42,5 +44,5 @@
 //
 // None: InvertField, ToAffine and ToAffineBatch report a point at infinity
 // (or a zero input) with a false result; InvertScalar maps zero to zero;
-// VerifyECDSA answers false for any invalid signature.
+// VerifyECDSA and VerifySchnorr answer false for any invalid signature.
 package secp

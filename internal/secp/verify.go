@@ -1,6 +1,7 @@
 package secp
 
 import (
+	"crypto/sha256"
 	"math/bits"
 	"sync"
 
@@ -477,7 +478,38 @@ func verifyWith(r, w *secp256k1.ModNScalar, hash []byte, tp *[1 << (windowP - 2)
 	e.SetByteSlice(hash)
 	u1.Mul2(&e, w)
 	u2.Mul2(r, w)
+	acc := mulAdd(&u1, &u2, tp)
+	if acc.inf {
+		return false
+	}
 
+	// r·Z² = X, or, when r + n < p, (r + n)·Z² = X.
+	var rb [32]byte
+	r.PutBytes(&rb)
+	var rf, zz, x fe
+	rf.setBytes(&rb)
+	zz.sqr(&acc.z)
+	x.mul(&rf, &zz)
+	if x.equal(&acc.x) {
+		return true
+	}
+	var rn fe
+	var c uint64
+	rn[0], c = bits.Add64(rf[0], orderN[0], 0)
+	rn[1], c = bits.Add64(rf[1], orderN[1], c)
+	rn[2], c = bits.Add64(rf[2], orderN[2], c)
+	rn[3], c = bits.Add64(rf[3], orderN[3], c)
+	if c != 0 || !lessThanP(&rn) {
+		return false
+	}
+	x.mul(&rn, &zz)
+	return x.equal(&acc.x)
+}
+
+// mulAdd returns u1·G + u2·P in Jacobian form, P being the point whose
+// odd multiples are tp: one Strauss chain over the four halves of the
+// scalars split by the endomorphism.
+func mulAdd(u1, u2 *secp256k1.ModNScalar, tp *[1 << (windowP - 2)]affinePoint) jacPoint {
 	// λ·P's odd multiples: (β·x, y).
 	var tl [1 << (windowP - 2)]affinePoint
 	for i := range tp {
@@ -491,8 +523,8 @@ func verifyWith(r, w *secp256k1.ModNScalar, hash []byte, tp *[1 << (windowP - 2)
 	var neg [4]bool
 	var lens [4]int
 	var halves [4]secp256k1.ModNScalar
-	halves[0], halves[1], neg[0], neg[1] = splitScalar(&u1)
-	halves[2], halves[3], neg[2], neg[3] = splitScalar(&u2)
+	halves[0], halves[1], neg[0], neg[1] = splitScalar(u1)
+	halves[2], halves[3], neg[2], neg[3] = splitScalar(u2)
 	for i := range halves {
 		wd := uint(windowG)
 		if i >= 2 {
@@ -520,31 +552,76 @@ func verifyWith(r, w *secp256k1.ModNScalar, hash []byte, tp *[1 << (windowP - 2)
 			acc.addAffine(&acc, &tables[j][d>>1], negY)
 		}
 	}
+	return acc
+}
+
+// bip340Challenge is SHA256("BIP0340/challenge"), the tag of BIP 340's
+// challenge hash.
+var bip340Challenge = sha256.Sum256([]byte("BIP0340/challenge"))
+
+// VerifySchnorr reports whether sig (64 bytes: r, then s) is a valid
+// BIP 340 signature of the 32-byte hash by the X coordinate of pub, with
+// the rules of the library's BIP 340 verifier (btcec's
+// schnorr.Signature.Verify): r below p, s below n, P the point of that X
+// with an even Y, e = tagged_hash("BIP0340/challenge", r || x(P) || hash)
+// mod n, and R = s·G - e·P not at infinity, with an even Y and X equal to
+// r. It computes R in one Strauss chain (mulAdd) and takes time that
+// depends on its inputs: public data only.
+func VerifySchnorr(sig, hash []byte, pub *secp256k1.PublicKey) bool {
+	if len(sig) != 64 || len(hash) != 32 || pub == nil {
+		return false
+	}
+	var rf fe
+	rf.setBytes((*[32]byte)(sig[:32]))
+	if !lessThanP(&rf) {
+		return false
+	}
+	var s secp256k1.ModNScalar
+	if s.SetByteSlice(sig[32:]) {
+		return false
+	}
+
+	// P with an even Y.
+	var pa affinePoint
+	pubAffine(pub, &pa)
+	if pa.y[0]&1 != 0 {
+		pa.y.neg(&pa.y)
+		pa.y.normalize()
+	}
+	var px [32]byte
+	pa.x.putBytes(&px)
+
+	h := sha256.New()
+	h.Write(bip340Challenge[:])
+	h.Write(bip340Challenge[:])
+	h.Write(sig[:32])
+	h.Write(px[:])
+	h.Write(hash)
+	var digest [32]byte
+	h.Sum(digest[:0])
+	var e secp256k1.ModNScalar
+	e.SetByteSlice(digest[:])
+	e.Negate()
+
+	var tp [1 << (windowP - 2)]affinePoint
+	var scratchP [1 << (windowP - 2)]jacPoint
+	var scratchF [1 << (windowP - 2)]fe
+	oddMultiples(&pa, tp[:], scratchP[:], scratchF[:])
+	acc := mulAdd(&s, &e, &tp)
 	if acc.inf {
 		return false
 	}
 
-	// r·Z² = X, or, when r + n < p, (r + n)·Z² = X.
-	var rb [32]byte
-	r.PutBytes(&rb)
-	var rf, zz, x fe
-	rf.setBytes(&rb)
-	zz.sqr(&acc.z)
-	x.mul(&rf, &zz)
-	if x.equal(&acc.x) {
-		return true
-	}
-	var rn fe
-	var c uint64
-	rn[0], c = bits.Add64(rf[0], orderN[0], 0)
-	rn[1], c = bits.Add64(rf[1], orderN[1], c)
-	rn[2], c = bits.Add64(rf[2], orderN[2], c)
-	rn[3], c = bits.Add64(rf[3], orderN[3], c)
-	if c != 0 || !lessThanP(&rn) {
-		return false
-	}
-	x.mul(&rn, &zz)
-	return x.equal(&acc.x)
+	// R in affine form (one inversion, of public data).
+	var zi, z2, z3, x, y fe
+	zi.invert(&acc.z)
+	z2.sqr(&zi)
+	z3.mul(&z2, &zi)
+	x.mul(&acc.x, &z2)
+	y.mul(&acc.y, &z3)
+	x.normalize()
+	y.normalize()
+	return y[0]&1 == 0 && x == rf
 }
 
 // lessThanP reports whether f, as a 256-bit number, is below p.

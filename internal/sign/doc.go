@@ -25,7 +25,8 @@
 // Every signature made here is verified against its public key before it
 // is used (ECDSA with secp.VerifyECDSA, a faster verifier of public data
 // tested and fuzzed against the library's ecdsa.Signature.Verify; BIP 340
-// with the library's schnorr.Signature.Verify), as Core's CKey::Sign and BIP 340 require; one that
+// with secp.VerifySchnorr, tested and fuzzed against the library's
+// schnorr.Signature.Verify), as Core's CKey::Sign and BIP 340 require; one that
 // fails (a fault while computing the nonce point, say) is refused and the
 // input is left unsigned for that key, as in Core. A verified signature is
 // recorded in a signature cache for this call only, under the signature
