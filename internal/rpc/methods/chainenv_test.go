@@ -9,6 +9,8 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/chain"
+	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
@@ -41,6 +43,19 @@ func createWallet(t *testing.T, d *testenv.Daemon, args ...any) *testenv.Client 
 		t.Fatalf("createwallet %v: %v", args, err)
 	}
 	return walletClient(d, args[0].(string))
+}
+
+// nodeServerOnBtcd starts btcd and serves the method table in process
+// with a chain client of that btcd as the backend (no wallets).
+func nodeServerOnBtcd(t *testing.T) (*testenv.Btcd, *rpc.Server) {
+	t.Helper()
+	b := testenv.StartBtcd(t, nil)
+	c, err := chain.New(chain.Config{Kind: chain.KindBtcd, Net: &chaincfg.RegressionNetParams,
+		Host: b.RPCAddr, User: b.User, Password: b.Pass})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, nodeServer(t, c)
 }
 
 // newSpendHarness starts btcd and a daemon following it (with the extra

@@ -4,10 +4,8 @@ import (
 	"encoding/hex"
 	"testing"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/chain"
 	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/sign"
 	"github.com/descwallet/descwallet/internal/testenv"
@@ -23,13 +21,7 @@ func TestCombineRawTransactionBtcd(t *testing.T) {
 		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
-	btcd := testenv.StartBtcd(t, nil)
-	c, err := chain.New(chain.Config{Kind: chain.KindBtcd, Net: &chaincfg.RegressionNetParams,
-		Host: btcd.RPCAddr, User: btcd.User, Password: btcd.Pass})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := nodeServer(t, c)
+	btcd, s := nodeServerOnBtcd(t)
 	k1, k2, k3 := testenv.NewKey("combine 1"), testenv.NewKey("combine 2"), testenv.NewKey("combine 3")
 	multi, _ := script.PayToMultisig(2, [][]byte{k1.PubKey, k2.PubKey, k3.PubKey})
 	ms := hex.EncodeToString(multi)

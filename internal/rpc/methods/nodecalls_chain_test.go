@@ -109,13 +109,7 @@ func TestNodeCallsBtcd(t *testing.T) {
 		t.Skip("-short: starts btcd")
 	}
 	t.Parallel()
-	btcd := testenv.StartBtcd(t, nil)
-	c, err := chain.New(chain.Config{Kind: chain.KindBtcd, Net: &chaincfg.RegressionNetParams,
-		Host: btcd.RPCAddr, User: btcd.User, Password: btcd.Pass})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := nodeServer(t, c)
+	btcd, s := nodeServerOnBtcd(t)
 	key := testenv.NewKey("nodecalls btcd")
 
 	// A parent in the mempool.
