@@ -173,6 +173,28 @@ func TestRestoreWalletExists(t *testing.T) {
 	a.ok(nil, "restorewallet", `["res1", `+string(bak)+`]`, `{"name":"res1"}`)
 }
 
+// TestAddressArgumentErrors: the calls that take an address answer Core's
+// errors for one that does not decode and, for the message calls, one
+// that is not P2PKH (the shared argument readers of labels.go,
+// paydetect.go and the message calls).
+func TestAddressArgumentErrors(t *testing.T) {
+	a := newAuditNode(t)
+	a.ok(nil, "createwallet", `["w"]`, `{"name":"w"}`)
+	w := wname("w")
+	var segwit string
+	if err := json.Unmarshal(a.ok(w, "getnewaddress", `[]`, ""), &segwit); err != nil {
+		t.Fatal(err)
+	}
+	a.fails(w, "setlabel", `["nope", "l"]`, -5, "Invalid Bitcoin address")
+	a.fails(w, "getreceivedbyaddress", `["nope"]`, -5, "Invalid Bitcoin address")
+	a.fails(w, "signmessage", `["nope", "m"]`, -5, "Invalid address")
+	a.fails(w, "signmessage", `["`+segwit+`", "m"]`, -3, "Address does not refer to key")
+	a.fails(nil, "verifymessage", `["nope", "c2ln", "m"]`, -5, "Invalid address")
+	a.fails(nil, "verifymessage", `["`+segwit+`", "c2ln", "m"]`, -3, "Address does not refer to key")
+	a.ok(w, "setlabel", `["`+segwit+`", "l"]`, `null`)
+	a.ok(w, "getreceivedbyaddress", `["`+segwit+`"]`, `0`)
+}
+
 // TestMultipathKeepsHardenedSpelling: the branches of a multipath
 // descriptor print the hardened marker as written, in the key's path, its
 // hardened wildcard and an origin next to it (issue 17, difference 3).
