@@ -66,14 +66,7 @@ func newMiniMiner(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoint,
 	if len(m.requested) == 0 {
 		return m
 	}
-	children := map[chainhash.Hash][]chainhash.Hash{}
-	for id, tx := range pool {
-		for _, p := range tx.Parents {
-			if pool[p] != nil {
-				children[p] = append(children[p], id)
-			}
-		}
-	}
+	children := Children(pool)
 	// The clusters: everything connected to a requested transaction
 	// through parents and children.
 	cluster := map[chainhash.Hash]bool{}
@@ -266,4 +259,34 @@ func CombinedBumpFee(pool map[chainhash.Hash]*MempoolTx, outpoints []wire.OutPoi
 		fee += m.entries[a].tx.Fee
 	}
 	return rate.Fee(int(size)) - fee, true
+}
+
+// MempoolAncestry is Core's getTransactionAncestry over a mempool
+// snapshot: the number of in-mempool ancestors of txid (itself included)
+// and the size of its cluster (every transaction connected to it through
+// parents and children); 0 and 0 when txid is not in the mempool.
+// children maps a transaction to its children in the pool (Children).
+func MempoolAncestry(pool map[chainhash.Hash]*MempoolTx, children map[chainhash.Hash][]chainhash.Hash, txid chainhash.Hash) (ancestors, cluster int) {
+	if pool[txid] == nil {
+		return 0, 0
+	}
+	inPool := func(h chainhash.Hash) bool { return pool[h] != nil }
+	ancestors = len(walk(txid, func(h chainhash.Hash) []chainhash.Hash { return pool[h].Parents }, inPool))
+	cluster = len(walk(txid, func(h chainhash.Hash) []chainhash.Hash {
+		return append(append([]chainhash.Hash(nil), pool[h].Parents...), children[h]...)
+	}, inPool))
+	return ancestors, cluster
+}
+
+// Children maps each transaction of pool to its children in it.
+func Children(pool map[chainhash.Hash]*MempoolTx) map[chainhash.Hash][]chainhash.Hash {
+	children := map[chainhash.Hash][]chainhash.Hash{}
+	for id, tx := range pool {
+		for _, p := range tx.Parents {
+			if pool[p] != nil {
+				children[p] = append(children[p], id)
+			}
+		}
+	}
+	return children
 }

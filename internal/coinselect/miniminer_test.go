@@ -144,3 +144,25 @@ func TestBumpFeeClusterLimit(t *testing.T) {
 		t.Fatal("combined bump fee of an enormous cluster")
 	}
 }
+
+// TestMempoolAncestry: ancestors count the transaction and its
+// in-mempool ancestors; the cluster is everything connected to it.
+func TestMempoolAncestry(t *testing.T) {
+	pool := testPool(
+		poolRow{1, 100, 100, nil},
+		poolRow{2, 100, 100, []byte{1}},
+		poolRow{3, 100, 100, []byte{2, 9}}, // 9 is confirmed
+		poolRow{4, 100, 100, []byte{1}},
+		poolRow{5, 100, 100, nil},
+	)
+	children := Children(pool)
+	for _, c := range []struct {
+		id           byte
+		anc, cluster int
+	}{{1, 1, 4}, {2, 2, 4}, {3, 3, 4}, {4, 2, 4}, {5, 1, 1}, {9, 0, 0}} {
+		anc, cluster := MempoolAncestry(pool, children, chainhash.Hash{c.id})
+		if anc != c.anc || cluster != c.cluster {
+			t.Errorf("tx %d: ancestors %d cluster %d, want %d %d", c.id, anc, cluster, c.anc, c.cluster)
+		}
+	}
+}

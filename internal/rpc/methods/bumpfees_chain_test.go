@@ -2,6 +2,7 @@ package methods
 
 import (
 	"encoding/json"
+	"errors"
 	"testing"
 	"time"
 
@@ -136,4 +137,49 @@ func rawHex(t *testing.T, b *testenv.Btcd, txid string) string {
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// TestLongChainChain checks the unconfirmed coins' ancestry from btcd's
+// mempool (Core's getTransactionAncestry): 25 payments chained through
+// their unconfirmed change go out (the last coin has 24 ancestors, within
+// Core's limit of 25 less one), the 26th would make a chain the mempool
+// refuses and gets Core's error; after a block it goes out.
+func TestLongChainChain(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts btcd and the daemon")
+	}
+	t.Parallel()
+	h := newSpendHarness(t)
+	b, wc := h.b, h.w
+	b.Fund(wire.NewTxOut(100_000_000, h.newScript()))
+	b.Generate(1)
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var bal float64
+		if err := wc.CallResult(&bal, "getbalance"); err != nil {
+			return err
+		}
+		if bal < 1 {
+			return errBalance
+		}
+		return nil
+	})
+	stranger := testenv.NewKey("long chain stranger")
+	for i := range 25 {
+		var id string
+		h.call(&id, "sendtoaddress", stranger.WPKH.Address, 0.01)
+		if i == 24 && !b.InMempool(id) {
+			t.Fatalf("payment %d not in btcd's mempool", i+1)
+		}
+	}
+	var id string
+	err := wc.CallResult(&id, "sendtoaddress", stranger.WPKH.Address, 0.01)
+	var re *testenv.RPCError
+	if !errors.As(err, &re) || re.Code != -6 ||
+		re.Message != "Unconfirmed UTXOs are available, but spending them creates a chain of transactions that will be rejected by the mempool" {
+		t.Fatalf("26th chained payment: %v", err)
+	}
+	b.Generate(1)
+	testenv.Eventually(t, 30*time.Second, func() error {
+		return wc.CallResult(&id, "sendtoaddress", stranger.WPKH.Address, 0.01)
+	})
 }

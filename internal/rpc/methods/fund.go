@@ -183,7 +183,8 @@ func applyBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundReque
 }
 
 // setBumpFees is applyBumpFees at rate for a spender replacing the
-// mempool transactions replaced (a fee bump's original). With no
+// mempool transactions replaced (a fee bump's original); it also sets the
+// unconfirmed candidates' ancestor and cluster counts from the mempool. With no
 // unconfirmed coin, no backend, or a backend that cannot list its mempool,
 // it returns nil: bump fees are 0, as Core has them with no mempool.
 func setBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, rate coinselect.FeeRate, replaced []chainhash.Hash, preset, avail []coinselect.Coin) func([]wire.OutPoint) (int64, bool) {
@@ -208,6 +209,23 @@ func setBumpFees(ctx context.Context, d *Deps, w *wallet.Wallet, rate coinselect
 	pool := bumpPool(ctx, d)
 	if pool == nil {
 		return nil
+	}
+	// The unconfirmed candidates' mempool ancestry, for the eligibility
+	// filters (Core's getTransactionAncestry: ancestors and cluster size).
+	children := coinselect.Children(pool)
+	type ancestry struct{ anc, cluster int }
+	seen := map[chainhash.Hash]ancestry{}
+	for i := range avail {
+		c := &avail[i]
+		if c.Depth != 0 {
+			continue
+		}
+		a, ok := seen[c.OutPoint.Hash]
+		if !ok {
+			a.anc, a.cluster = coinselect.MempoolAncestry(pool, children, c.OutPoint.Hash)
+			seen[c.OutPoint.Hash] = a
+		}
+		c.Ancestors, c.Descendants = a.anc, a.cluster
 	}
 	if fees, ok := coinselect.IndividualBumpFees(pool, ops, rate, replaced); ok {
 		for _, coins := range [][]coinselect.Coin{preset, avail} {
