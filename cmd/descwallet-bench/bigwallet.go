@@ -76,6 +76,10 @@ func parseBigWalletArgs(argv []string) (bigWalletArgs, error) {
 	}
 	a.store = kinds[0]
 	if a.blocks > 0 {
+		if a.scripts < chainPayRange {
+			return a, fmt.Errorf("-scripts must be at least %d with a chain (its payments go to the first %d indices)",
+				chainPayRange, chainPayRange)
+		}
 		if err := a.spec().check(); err != nil {
 			return a, err
 		}
@@ -88,8 +92,7 @@ func parseBigWalletArgs(argv []string) (bigWalletArgs, error) {
 
 // spec is the chain the settings ask for.
 func (a bigWalletArgs) spec() chainSpec {
-	return chainSpec{Version: chainVersion, Blocks: a.blocks, TxsPerBlock: a.txs, WalletEvery: a.walletEvery,
-		Scripts: a.scripts}
+	return chainSpec{Version: chainVersion, Blocks: a.blocks, TxsPerBlock: a.txs, WalletEvery: a.walletEvery}
 }
 
 // bigWalletKey is the public half of the wallet's HD key, m/0 of a fixed
@@ -293,11 +296,36 @@ func rescanAgainstFetch(a bigWalletArgs, d *daemon, node *btcdNode, info chainIn
 		Stop  int64 `json:"stop_height"`
 	}
 	t0 := time.Now()
-	if err := call(d.addr, "/wallet/"+bigWalletName, d.auth, "rescanblockchain", []any{info.First, info.Tip},
-		&res); err != nil {
+	// getwalletinfo is polled meanwhile for the rescan's first progress;
+	// first is read after the poller ended.
+	var first time.Duration
+	stopPoll := make(chan struct{})
+	polled := safego.Go("rescan progress", func() error {
+		for {
+			select {
+			case <-stopPoll:
+				return nil
+			case <-time.After(200 * time.Millisecond):
+			}
+			var wi struct {
+				Scanning json.RawMessage `json:"scanning"`
+			}
+			if call(d.addr, "/wallet/"+bigWalletName, d.auth, "getwalletinfo", nil, &wi) != nil {
+				continue
+			}
+			if p, ok := scanProgress(wi.Scanning); ok && p > 0 {
+				first = time.Since(t0)
+				return nil
+			}
+		}
+	})
+	err = call(d.addr, "/wallet/"+bigWalletName, d.auth, "rescanblockchain", []any{info.First, info.Tip}, &res)
+	rescan := time.Since(t0)
+	close(stopPoll)
+	<-polled
+	if err != nil {
 		return fmt.Errorf("rescanblockchain: %w", err)
 	}
-	rescan := time.Since(t0)
 	if res.Start != info.First || res.Stop != info.Tip {
 		return fmt.Errorf("rescanblockchain scanned %d-%d, want %d-%d", res.Start, res.Stop, info.First, info.Tip)
 	}
@@ -315,13 +343,27 @@ func rescanAgainstFetch(a bigWalletArgs, d *daemon, node *btcdNode, info chainIn
 		return fmt.Errorf("the rescan found %d transactions, the chain has %d paying the wallet", wi.TxCount,
 			info.WalletTxs)
 	}
-	fmt.Print(rescanReport(n, rescan, fetch1, fetch2, wi.TxCount))
+	fmt.Print(rescanReport(n, rescan, first, fetch1, fetch2, wi.TxCount))
 	return nil
 }
 
+// scanProgress reads getwalletinfo's scanning field: false, or an object
+// with the progress made.
+func scanProgress(raw json.RawMessage) (float64, bool) {
+	var p struct {
+		Progress *float64 `json:"progress"`
+	}
+	if len(raw) == 0 || raw[0] != '{' || json.Unmarshal(raw, &p) != nil || p.Progress == nil {
+		return 0, false
+	}
+	return *p.Progress, true
+}
+
 // rescanReport formats the rescan's figures: blocks per second of the
-// rescan and of both fetches, and the rescan's time over the faster fetch.
-func rescanReport(blocks int64, rescan, fetch1, fetch2 time.Duration, found int) string {
+// rescan and of both fetches, the time until the rescan first showed
+// progress (its preparation: the watch list and its index; 0 when not
+// seen), and the rescan's time over the faster fetch.
+func rescanReport(blocks int64, rescan, first, fetch1, fetch2 time.Duration, found int) string {
 	fetch := min(fetch1, fetch2)
 	rate := func(d time.Duration) string {
 		if d <= 0 {
@@ -331,6 +373,7 @@ func rescanReport(blocks int64, rescan, fetch1, fetch2 time.Duration, found int)
 	}
 	return fmt.Sprintf("rescanblockchain  %10.2f s   %s (%d wallet transactions found)\n", rescan.Seconds(), rate(rescan),
 		found) +
+		firstLine(first) +
 		fmt.Sprintf("raw fetch        %6.2f s / %.2f s   %s (getblockhash and getblock 0 of each block, before / after)\n",
 			fetch1.Seconds(), fetch2.Seconds(), rate(fetch)) +
 		fmt.Sprintf("rescan / raw fetch %s (over the faster fetch)\n", ratio(rescan.Seconds(), fetch.Seconds()))
@@ -430,4 +473,13 @@ func inParallel(client *http.Client, node *btcdNode, batches [][]batchCall, conn
 		return nil, err
 	}
 	return out, nil
+}
+
+// firstLine describes when the rescan first showed progress.
+func firstLine(first time.Duration) string {
+	if first <= 0 {
+		return "                  (no progress seen before the end)\n"
+	}
+	return fmt.Sprintf("                  first progress after %.2f s (the watch list and its index, and the first blocks)\n",
+		first.Seconds())
 }

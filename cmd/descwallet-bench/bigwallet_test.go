@@ -24,6 +24,9 @@ func TestParseBigWalletArgs(t *testing.T) {
 	if a.scripts != 1_000_000 || a.blocks != 5000 || a.store != storeSQLite || a.fetchConns != 4 {
 		t.Errorf("defaults: %+v", a)
 	}
+	if _, err := parseBigWalletArgs([]string{"-scripts", "1", "-blocks", "0"}); err != nil {
+		t.Errorf("a one-script wallet without a chain: %v", err)
+	}
 	a, err = parseBigWalletArgs([]string{"-scripts", "10000000", "-blocks", "0", "-store", "pg"})
 	if err != nil {
 		t.Fatal(err)
@@ -33,6 +36,8 @@ func TestParseBigWalletArgs(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"-scripts", "0"},
+		{"-scripts", "999"}, // fewer than the indices the chain pays
+		{"-scripts", "999", "-blocks", "0", "-store", "nosuch"},
 		{"-scripts", "2147483648"},
 		{"-blocks", "-1"},
 		{"-store", "both"},
@@ -51,9 +56,9 @@ func TestParseBigWalletArgs(t *testing.T) {
 
 func TestFundingPlan(t *testing.T) {
 	for _, s := range []chainSpec{
-		{Blocks: 5000, TxsPerBlock: 20, WalletEvery: 10, Scripts: 1},
-		{Blocks: 100, TxsPerBlock: 2000, WalletEvery: 10, Scripts: 1},
-		{Blocks: 1, TxsPerBlock: 1, WalletEvery: 1, Scripts: 1},
+		{Blocks: 5000, TxsPerBlock: 20, WalletEvery: 10},
+		{Blocks: 100, TxsPerBlock: 2000, WalletEvery: 10},
+		{Blocks: 1, TxsPerBlock: 1, WalletEvery: 1},
 	} {
 		n, per, err := s.fundingPlan()
 		if err != nil {
@@ -75,13 +80,13 @@ func TestFundingPlan(t *testing.T) {
 }
 
 func TestChainSpecKey(t *testing.T) {
-	a := chainSpec{Version: chainVersion, Blocks: 5000, TxsPerBlock: 20, WalletEvery: 10, Scripts: 1000}
+	a := chainSpec{Version: chainVersion, Blocks: 5000, TxsPerBlock: 20, WalletEvery: 10}
 	b := a
-	b.Scripts = 1001
+	b.WalletEvery = 11
 	if a.key() == b.key() {
 		t.Error("different chains share a cache key")
 	}
-	if a.key() != a.key() || !strings.HasPrefix(a.key(), "bigchain-5000-1000-") {
+	if a.key() != a.key() || !strings.HasPrefix(a.key(), "bigchain-5000-20-") {
 		t.Errorf("key %q", a.key())
 	}
 }
@@ -104,7 +109,7 @@ func testBlocks(t *testing.T, n int) ([][]byte, string) {
 
 func TestChainCacheRoundTrip(t *testing.T) {
 	blocks, tip := testBlocks(t, 5)
-	info := chainInfo{Spec: chainSpec{Version: chainVersion, Blocks: 3, TxsPerBlock: 1, WalletEvery: 1, Scripts: 9},
+	info := chainInfo{Spec: chainSpec{Version: chainVersion, Blocks: 3, TxsPerBlock: 1, WalletEvery: 1},
 		First: 3, Tip: 5, TipHash: tip, WalletTxs: 3}
 	base := filepath.Join(t.TempDir(), "c")
 	if err := writeChain(base, blocks, info); err != nil {
@@ -189,14 +194,38 @@ func TestParseBatchReply(t *testing.T) {
 }
 
 func TestRescanReport(t *testing.T) {
-	out := rescanReport(5000, 10*time.Second, 5*time.Second, 4*time.Second, 500)
+	out := rescanReport(5000, 10*time.Second, 3*time.Second, 5*time.Second, 4*time.Second, 500)
 	for _, want := range []string{
 		"rescanblockchain       10.00 s   500 blocks/s (500 wallet transactions found)\n",
+		"first progress after 3.00 s",
 		"raw fetch          5.00 s / 4.00 s   1250 blocks/s",
 		"rescan / raw fetch 2.50x (over the faster fetch)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if out := rescanReport(5000, time.Second, 0, time.Second, time.Second, 1); !strings.Contains(out,
+		"no progress seen") {
+		t.Errorf("report without a progress time:\n%s", out)
+	}
+}
+
+func TestScanProgress(t *testing.T) {
+	for _, tc := range []struct {
+		raw  string
+		want float64
+		ok   bool
+	}{
+		{`false`, 0, false},
+		{``, 0, false},
+		{`{"duration":3,"progress":0.25}`, 0.25, true},
+		{`{"duration":3}`, 0, false},
+		{`{"progress":"x"}`, 0, false},
+	} {
+		got, ok := scanProgress([]byte(tc.raw))
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("scanProgress(%s) = %v, %v; want %v, %v", tc.raw, got, ok, tc.want, tc.ok)
 		}
 	}
 }

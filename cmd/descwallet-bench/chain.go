@@ -26,20 +26,24 @@ import (
 
 // chainVersion changes whenever the way a chain is built changes, so that
 // cached chains of an older build are not reused.
-const chainVersion = 1
+const chainVersion = 2
+
+// chainPayRange is the number of the wallet's first indices the chain's
+// wallet payments go to, so that one chain serves every wallet size from
+// chainPayRange scripts up.
+const chainPayRange = 1000
 
 // chainSpec describes the benchmark chain: after a few setup blocks
 // (coinbases to mature and a fan-out into a pool of coins), Blocks blocks
 // of TxsPerBlock transactions each, every one spending a coin of the pool
 // to one payment and change; one payment in WalletEvery pays the wallet's
-// descriptor at an index drawn uniformly from [0, Scripts), the others pay
-// random P2WPKH and P2TR scripts of no one.
+// descriptor at an index drawn uniformly from [0, chainPayRange), the
+// others pay random P2WPKH and P2TR scripts of no one.
 type chainSpec struct {
 	Version     int `json:"version"`
 	Blocks      int `json:"blocks"`
 	TxsPerBlock int `json:"txs_per_block"`
 	WalletEvery int `json:"wallet_every"`
-	Scripts     int `json:"scripts"`
 }
 
 // check reports a spec the builder cannot build.
@@ -51,8 +55,6 @@ func (s chainSpec) check() error {
 		return errors.New("-txs must be in [1, 2000]")
 	case s.WalletEvery < 1:
 		return errors.New("-walletevery must be at least 1")
-	case s.Scripts < 1:
-		return errors.New("-scripts must be at least 1")
 	}
 	return nil
 }
@@ -61,7 +63,7 @@ func (s chainSpec) check() error {
 func (s chainSpec) key() string {
 	data, _ := json.Marshal(s)
 	sum := sha256.Sum256(data)
-	return fmt.Sprintf("bigchain-%d-%d-%x", s.Blocks, s.Scripts, sum[:6])
+	return fmt.Sprintf("bigchain-%d-%d-%x", s.Blocks, s.TxsPerBlock, sum[:6])
 }
 
 // chainInfo is what the tool knows of a built chain beside its blocks.
@@ -209,7 +211,7 @@ func buildChain(btcdBin string, spec chainSpec, walletScript func(uint32) ([]byt
 	}
 	info.First = tip + 1
 
-	rng := rand.New(rand.NewPCG(uint64(spec.Scripts), uint64(spec.Blocks)))
+	rng := rand.New(rand.NewPCG(uint64(spec.TxsPerBlock), uint64(spec.Blocks)))
 	payments := 0
 	for h := range spec.Blocks {
 		txs := make([]string, 0, spec.TxsPerBlock)
@@ -219,7 +221,7 @@ func buildChain(btcdBin string, spec chainSpec, walletScript func(uint32) ([]byt
 			pay := minPayment + rng.Int64N(maxPayment-minPayment+1)
 			var dest []byte
 			if payments++; payments%spec.WalletEvery == 0 {
-				if dest, err = walletScript(uint32(rng.IntN(spec.Scripts))); err != nil {
+				if dest, err = walletScript(uint32(rng.IntN(chainPayRange))); err != nil {
 					return nil, info, err
 				}
 				info.WalletTxs++
