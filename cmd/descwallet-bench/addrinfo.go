@@ -30,54 +30,70 @@ func runAddrInfo(argv []string) error {
 	threads := fs.Int("rpcthreads", 16, "-rpcthreads of the started node")
 	store := fs.String("store", storeSQLite, "wallet store: sqlite, postgres or both (prints PostgreSQL / SQLite)")
 	pgdsn := fs.String("pgdsn", "", "PostgreSQL database to use (default: a throwaway server started here)")
+	rounds := fs.Int("rounds", 1, "rounds of measurements, each store in turn in each (the median ratio is printed)")
 	fs.Parse(argv)
 	kinds, err := parseStores(*store)
 	if err != nil {
 		return err
 	}
+	if *rounds < 1 {
+		return errors.New("-rounds must be at least 1")
+	}
 
 	st := &stores{dsn: *pgdsn}
 	defer st.close()
-	fmt.Printf("getaddressinfo (index 500 of 1000 watched scripts) and echo over %d keep-alive connections, %v each\n",
-		*conns, *dur)
-	var rates []storeRates
+	// Every store's node is set up first, then measured in turn, so that
+	// each round sees the machine in about the same state.
+	type target struct {
+		kind string
+		d    *daemon
+		body string
+	}
+	var targets []target
 	for _, kind := range kinds {
 		args, err := st.args(kind)
 		if err != nil {
 			return err
 		}
-		r, err := addrInfoOn(kind, *daemonBin, *threads, args, *conns, *warm, *dur)
+		d, err := startDaemon(*daemonBin, *threads, args...)
 		if err != nil {
 			return fmt.Errorf("%s: %w", kind, err)
 		}
-		rates = append(rates, r)
+		defer d.stop()
+		addr, err := setupAddrInfoWallet(d.addr, d.auth)
+		if err != nil {
+			return fmt.Errorf("%s: %w", kind, err)
+		}
+		targets = append(targets, target{kind: kind, d: d,
+			body: fmt.Sprintf(`{"jsonrpc":"1.0","id":1,"method":"getaddressinfo","params":[%q]}`, addr)})
 	}
-	printStoreRates(os.Stdout, rates)
+	fmt.Printf("getaddressinfo (index 500 of 1000 watched scripts) and echo over %d keep-alive connections, %v each\n",
+		*conns, *dur)
+	var all [][]storeRates
+	for round := range *rounds {
+		if *rounds > 1 {
+			fmt.Printf("round %d\n", round+1)
+		}
+		var rates []storeRates
+		for _, t := range targets {
+			r := storeRates{store: t.kind}
+			if r.info, err = measure(t.d.addr, "/wallet/"+addrInfoWallet, t.d.auth, t.body, *conns, *warm,
+				*dur); err != nil {
+				return fmt.Errorf("%s: getaddressinfo: %w", t.kind, err)
+			}
+			if r.echo, err = measure(t.d.addr, "/", t.d.auth, `{"jsonrpc":"1.0","id":1,"method":"echo","params":[]}`,
+				*conns, *warm, *dur); err != nil {
+				return fmt.Errorf("%s: echo: %w", t.kind, err)
+			}
+			rates = append(rates, r)
+		}
+		printStoreRates(os.Stdout, rates)
+		all = append(all, rates)
+	}
+	if len(all) > 1 {
+		printMedianRatio(os.Stdout, all)
+	}
 	return nil
-}
-
-// addrInfoOn starts a node with args, sets up the wallet and measures
-// getaddressinfo and echo on it.
-func addrInfoOn(kind, bin string, threads int, args []string, conns int, warm, dur time.Duration) (storeRates, error) {
-	r := storeRates{store: kind}
-	d, err := startDaemon(bin, threads, args...)
-	if err != nil {
-		return r, err
-	}
-	defer d.stop()
-	target, err := setupAddrInfoWallet(d.addr, d.auth)
-	if err != nil {
-		return r, err
-	}
-	body := fmt.Sprintf(`{"jsonrpc":"1.0","id":1,"method":"getaddressinfo","params":[%q]}`, target)
-	if r.info, err = measure(d.addr, "/wallet/"+addrInfoWallet, d.auth, body, conns, warm, dur); err != nil {
-		return r, fmt.Errorf("getaddressinfo: %w", err)
-	}
-	if r.echo, err = measure(d.addr, "/", d.auth, `{"jsonrpc":"1.0","id":1,"method":"echo","params":[]}`,
-		conns, warm, dur); err != nil {
-		return r, fmt.Errorf("echo: %w", err)
-	}
-	return r, nil
 }
 
 // setupAddrInfoWallet creates the watch-only wallet, imports the range and

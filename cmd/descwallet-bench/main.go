@@ -6,7 +6,8 @@
 // measures getaddressinfo (an address of the wallet) beside echo, in the
 // same run, on the SQLite store, on PostgreSQL (a throwaway server started
 // as the tests start it, or -pgdsn), or on both, printing PostgreSQL's
-// ratio to SQLite. Its bigwallet subcommand measures one watch-only
+// ratio to SQLite (with -rounds, both nodes run side by side and are
+// measured in turn, and the median ratio is printed). Its bigwallet subcommand measures one watch-only
 // wallet of one ranged descriptor over [0, N-1]: the import's time and the
 // node's peak RSS, getaddressinfo on random addresses of the range beside
 // echo, and, on a btcd fed a chain of realistic blocks (built once and
@@ -15,7 +16,7 @@
 // keeps.
 //
 //	descwallet-bench rpc [-conns 16] [-duration 10s] [-daemon path | -url URL -user u -password p]
-//	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path] [-store sqlite|postgres|both] [-pgdsn URL]
+//	descwallet-bench addrinfo [-conns 16] [-duration 10s] [-daemon path] [-store sqlite|postgres|both] [-pgdsn URL] [-rounds 1]
 //	descwallet-bench bigwallet [-scripts N] [-blocks M] [-txs 20] [-store sqlite|postgres] [-pgdsn URL] [-cache dir]
 package main
 

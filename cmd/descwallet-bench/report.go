@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -35,6 +36,44 @@ func printStoreRates(w io.Writer, rates []storeRates) {
 		fmt.Fprintf(w, "postgres / sqlite: getaddressinfo %s, echo %s\n", ratio(pg.info, sqlite.info),
 			ratio(pg.echo, sqlite.echo))
 	}
+}
+
+// printMedianRatio prints the median over rounds of PostgreSQL's
+// getaddressinfo and echo rates over SQLite's, when both stores ran.
+func printMedianRatio(w io.Writer, rounds [][]storeRates) {
+	var info, echo []float64
+	for _, rates := range rounds {
+		var sqlite, pg *storeRates
+		for i := range rates {
+			switch rates[i].store {
+			case storeSQLite:
+				sqlite = &rates[i]
+			case storePostgres:
+				pg = &rates[i]
+			}
+		}
+		if sqlite == nil || pg == nil || !(sqlite.info > 0) || !(sqlite.echo > 0) {
+			continue
+		}
+		info = append(info, pg.info/sqlite.info)
+		echo = append(echo, pg.echo/sqlite.echo)
+	}
+	if len(info) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "postgres / sqlite, median of %d rounds: getaddressinfo %s, echo %s\n", len(info),
+		ratio(median(info), 1), ratio(median(echo), 1))
+}
+
+// median returns the median of xs (the mean of the middle two for an even
+// count); xs is sorted in place.
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // ratio formats a/b as "1.23x", or "n/a" when b is not positive.

@@ -88,3 +88,24 @@ func TestMiB(t *testing.T) {
 		t.Errorf("mib = %q", got)
 	}
 }
+
+func TestPrintMedianRatio(t *testing.T) {
+	round := func(sqlite, pg float64) []storeRates {
+		return []storeRates{{store: "sqlite", info: sqlite, echo: 100}, {store: "postgres", info: pg, echo: 50}}
+	}
+	var buf bytes.Buffer
+	printMedianRatio(&buf, [][]storeRates{round(100, 10), round(100, 90), round(100, 30)})
+	if want := "postgres / sqlite, median of 3 rounds: getaddressinfo 0.30x, echo 0.50x\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	printMedianRatio(&buf, [][]storeRates{round(100, 10), round(100, 30)})
+	if want := "postgres / sqlite, median of 2 rounds: getaddressinfo 0.20x, echo 0.50x\n"; buf.String() != want {
+		t.Errorf("got %q, want %q", buf.String(), want)
+	}
+	buf.Reset()
+	printMedianRatio(&buf, [][]storeRates{{{store: "sqlite", info: 1, echo: 1}}})
+	if buf.Len() != 0 {
+		t.Errorf("one store printed %q", buf.String())
+	}
+}
