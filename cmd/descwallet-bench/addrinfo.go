@@ -30,6 +30,7 @@ func runAddrInfo(argv []string) error {
 	threads := fs.Int("rpcthreads", 16, "-rpcthreads of the started node")
 	store := fs.String("store", storeSQLite, "wallet store: sqlite, postgres or both (prints PostgreSQL / SQLite)")
 	pgdsn := fs.String("pgdsn", "", "PostgreSQL database to use (default: a throwaway server started here)")
+	shared := fs.Bool("pgshared", false, "run the PostgreSQL node with -walletdbshared (as several nodes on one database)")
 	rounds := fs.Int("rounds", 1, "rounds of measurements, each store in turn in each (the median ratio is printed)")
 	fs.Parse(argv)
 	kinds, err := parseStores(*store)
@@ -40,7 +41,7 @@ func runAddrInfo(argv []string) error {
 		return errors.New("-rounds must be at least 1")
 	}
 
-	st := &stores{dsn: *pgdsn}
+	st := &stores{dsn: *pgdsn, shared: *shared}
 	defer st.close()
 	// Every store's node is set up first, then measured in turn, so that
 	// each round sees the machine in about the same state.

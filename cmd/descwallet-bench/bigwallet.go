@@ -31,6 +31,7 @@ type bigWalletArgs struct {
 	addrs, conns, fetchConns, threads int
 	dur, warm                         time.Duration
 	store, pgdsn, daemon, btcd, cache string
+	pgShared                          bool
 }
 
 // parseBigWalletArgs reads the bigwallet subcommand's flags.
@@ -49,6 +50,7 @@ func parseBigWalletArgs(argv []string) (bigWalletArgs, error) {
 	fs.DurationVar(&a.warm, "warmup", time.Second, "warm-up time per call (not counted)")
 	fs.StringVar(&a.store, "store", storeSQLite, "wallet store: sqlite or postgres")
 	fs.StringVar(&a.pgdsn, "pgdsn", "", "PostgreSQL database to use (default: a throwaway server started here)")
+	fs.BoolVar(&a.pgShared, "pgshared", false, "run the PostgreSQL node with -walletdbshared")
 	fs.StringVar(&a.daemon, "daemon", "", "descwalletd binary to start (default: next to this program, else $PATH)")
 	fs.StringVar(&a.btcd, "btcd", "", "btcd binary (default: the pinned btcd the tests build)")
 	fs.StringVar(&a.cache, "cache", filepath.Join(testenv.RepoRoot(), ".cache", "bench"),
@@ -176,7 +178,7 @@ func runBigWallet(argv []string) error {
 		daemonArgs = node.daemonArgs()
 	}
 
-	st := &stores{dsn: a.pgdsn}
+	st := &stores{dsn: a.pgdsn, shared: a.pgShared}
 	defer st.close()
 	storeArgs, err := st.args(a.store)
 	if err != nil {

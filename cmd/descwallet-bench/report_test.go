@@ -109,3 +109,18 @@ func TestPrintMedianRatio(t *testing.T) {
 		t.Errorf("one store printed %q", buf.String())
 	}
 }
+
+func TestStoreArgs(t *testing.T) {
+	st := &stores{dsn: "postgres://u@h/db"}
+	if args, err := st.args(storeSQLite); err != nil || len(args) != 0 {
+		t.Errorf("sqlite args %q, %v", args, err)
+	}
+	if args, err := st.args(storePostgres); err != nil || strings.Join(args, " ") != "-walletdb=postgres://u@h/db" {
+		t.Errorf("postgres args %q, %v", args, err)
+	}
+	st.shared = true
+	if args, err := st.args(storePostgres); err != nil ||
+		strings.Join(args, " ") != "-walletdb=postgres://u@h/db -walletdbshared=1" {
+		t.Errorf("shared postgres args %q, %v", args, err)
+	}
+}

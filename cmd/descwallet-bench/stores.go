@@ -36,6 +36,10 @@ type stores struct {
 	// dsn is -pgdsn: an existing database to use as is.
 	dsn string
 
+	// shared is -pgshared: the PostgreSQL node runs with -walletdbshared
+	// (each wallet call first reads the wallet's change counters).
+	shared bool
+
 	srv *pgtest.Server
 }
 
@@ -44,8 +48,12 @@ func (s *stores) args(kind string) ([]string, error) {
 	if kind != storePostgres {
 		return nil, nil
 	}
+	var extra []string
+	if s.shared {
+		extra = []string{"-walletdbshared=1"}
+	}
 	if s.dsn != "" {
-		return []string{"-walletdb=" + s.dsn}, nil
+		return append([]string{"-walletdb=" + s.dsn}, extra...), nil
 	}
 	if s.srv == nil {
 		fmt.Println("starting a throwaway PostgreSQL server (fsync off, as the tests run it)")
@@ -61,7 +69,7 @@ func (s *stores) args(kind string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []string{"-walletdb=" + dsn}, nil
+	return append([]string{"-walletdb=" + dsn}, extra...), nil
 }
 
 // close stops the server started here, if any.
