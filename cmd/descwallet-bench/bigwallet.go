@@ -111,6 +111,35 @@ func bigWalletKey() (*hdkeychain.ExtendedKey, error) {
 	return pub, nil
 }
 
+// maxRange is the most indices one importdescriptors range may hold
+// (Core's "Range is too large" past it).
+const maxRange = 1_000_000
+
+// rangePart is one descriptor of the wallet, wpkh(<tpub>/branch/*) over
+// [0, size-1].
+type rangePart struct {
+	branch uint32
+	size   int
+}
+
+// rangeParts lays n scripts out over as few descriptors as the range
+// limit allows: wpkh(<tpub>/0/*), /1/*, ..., each full but the last.
+func rangeParts(n int) []rangePart {
+	var parts []rangePart
+	for b := 0; n > 0; b++ {
+		size := min(n, maxRange)
+		parts = append(parts, rangePart{branch: uint32(b), size: size})
+		n -= size
+	}
+	return parts
+}
+
+// scriptAt returns the branch and index of the wallet's i-th script in
+// rangeParts' layout.
+func scriptAt(i int) (branch, index uint32) {
+	return uint32(i / maxRange), uint32(i % maxRange)
+}
+
 // walletOutput returns the P2WPKH script and address at index i of
 // wpkh(parent/0/*).
 func walletOutput(branch *hdkeychain.ExtendedKey, i uint32) ([]byte, string, error) {
@@ -191,13 +220,22 @@ func runBigWallet(argv []string) error {
 	defer d.stop()
 	wallet := "/wallet/" + bigWalletName
 
-	// The import.
-	var desc struct {
-		Descriptor string `json:"descriptor"`
-	}
-	if err := call(d.addr, "/", d.auth, "getdescriptorinfo", []any{"wpkh(" + parent.String() + "/0/*)"},
-		&desc); err != nil {
-		return err
+	// The import: one element per descriptor of the layout, in one call.
+	parts := rangeParts(a.scripts)
+	elems := make([]any, len(parts))
+	var first string
+	for i, p := range parts {
+		var desc struct {
+			Descriptor string `json:"descriptor"`
+		}
+		if err := call(d.addr, "/", d.auth, "getdescriptorinfo",
+			[]any{fmt.Sprintf("wpkh(%s/%d/*)", parent.String(), p.branch)}, &desc); err != nil {
+			return err
+		}
+		if i == 0 {
+			first = desc.Descriptor
+		}
+		elems[i] = map[string]any{"desc": desc.Descriptor, "timestamp": "now", "range": []int{0, p.size - 1}}
 	}
 	if err := call(d.addr, "/", d.auth, "createwallet", []any{bigWalletName, true, true}, nil); err != nil {
 		return err
@@ -206,20 +244,29 @@ func runBigWallet(argv []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("importdescriptors %s over [0, %d] (timestamp now) on %s\n", desc.Descriptor, a.scripts-1, a.store)
+	if len(parts) == 1 {
+		fmt.Printf("importdescriptors %s over [0, %d] (timestamp now) on %s\n", first, a.scripts-1, a.store)
+	} else {
+		fmt.Printf("importdescriptors of %d descriptors wpkh(<tpub>/b/*), b = 0..%d, over [0, %d] each (a single "+
+			"range is at most %d indices, as in Core), %d scripts in all (timestamp now) on %s\n", len(parts),
+			len(parts)-1, maxRange-1, maxRange, a.scripts, a.store)
+	}
 	var results []struct {
 		Success bool            `json:"success"`
 		Error   json.RawMessage `json:"error"`
 	}
-	req := []any{[]any{map[string]any{"desc": desc.Descriptor, "timestamp": "now",
-		"range": []int{0, a.scripts - 1}}}}
 	t0 := time.Now()
-	if err := call(d.addr, wallet, d.auth, "importdescriptors", req, &results); err != nil {
+	if err := call(d.addr, wallet, d.auth, "importdescriptors", []any{elems}, &results); err != nil {
 		return err
 	}
 	importTime := time.Since(t0)
-	if len(results) != 1 || !results[0].Success {
-		return fmt.Errorf("importdescriptors did not succeed: %s", results[0].Error)
+	if len(results) != len(parts) {
+		return fmt.Errorf("importdescriptors answered %d results for %d descriptors", len(results), len(parts))
+	}
+	for i, r := range results {
+		if !r.Success {
+			return fmt.Errorf("importdescriptors of descriptor %d did not succeed: %s", i, r.Error)
+		}
 	}
 	rssImport, err := peakRSS(d.pid)
 	if err != nil {
@@ -228,14 +275,25 @@ func runBigWallet(argv []string) error {
 	fmt.Printf("import            %10.1f s   node peak RSS %s (%s before the import)\n", importTime.Seconds(),
 		mib(rssImport), mib(rssBefore))
 
-	// getaddressinfo on random addresses of the range, after checking
-	// the range's ends and the index past it.
-	rng := rand.New(rand.NewPCG(uint64(a.scripts), 7))
+	// getaddressinfo on random addresses of the wallet, after checking
+	// the ends of its ranges and the indices past them.
+	branches := make([]*hdkeychain.ExtendedKey, len(parts)+1)
+	for b := range branches {
+		if branches[b], err = parent.Derive(uint32(b)); err != nil {
+			return err
+		}
+	}
+	last := parts[len(parts)-1]
 	for _, probe := range []struct {
-		index uint32
-		mine  bool
-	}{{0, true}, {uint32(a.scripts - 1), true}, {uint32(a.scripts), false}} {
-		_, addr, err := walletOutput(branch, probe.index)
+		branch, index uint32
+		mine          bool
+	}{
+		{0, 0, true},
+		{last.branch, uint32(last.size - 1), true},
+		{last.branch, uint32(last.size), false},
+		{last.branch + 1, 0, false},
+	} {
+		_, addr, err := walletOutput(branches[probe.branch], probe.index)
 		if err != nil {
 			return err
 		}
@@ -246,12 +304,15 @@ func runBigWallet(argv []string) error {
 			return err
 		}
 		if got.IsMine != probe.mine {
-			return fmt.Errorf("getaddressinfo of index %d: ismine %v, want %v", probe.index, got.IsMine, probe.mine)
+			return fmt.Errorf("getaddressinfo of /%d/%d: ismine %v, want %v", probe.branch, probe.index, got.IsMine,
+				probe.mine)
 		}
 	}
+	rng := rand.New(rand.NewPCG(uint64(a.scripts), 7))
 	bodies := make([]string, a.addrs)
 	for i := range bodies {
-		_, addr, err := walletOutput(branch, uint32(rng.IntN(a.scripts)))
+		b, idx := scriptAt(rng.IntN(a.scripts))
+		_, addr, err := walletOutput(branches[b], idx)
 		if err != nil {
 			return err
 		}

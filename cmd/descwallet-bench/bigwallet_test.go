@@ -267,3 +267,43 @@ func TestWalletOutput(t *testing.T) {
 		}
 	}
 }
+
+func TestRangeParts(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want []rangePart
+	}{
+		{1, []rangePart{{0, 1}}},
+		{1000, []rangePart{{0, 1000}}},
+		{1_000_000, []rangePart{{0, 1_000_000}}},
+		{1_000_001, []rangePart{{0, 1_000_000}, {1, 1}}},
+		{3_000_000, []rangePart{{0, 1_000_000}, {1, 1_000_000}, {2, 1_000_000}}},
+	} {
+		got := rangeParts(tc.n)
+		if len(got) != len(tc.want) {
+			t.Errorf("rangeParts(%d) = %v, want %v", tc.n, got, tc.want)
+			continue
+		}
+		total := 0
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("rangeParts(%d) = %v, want %v", tc.n, got, tc.want)
+			}
+			total += got[i].size
+		}
+		if total != tc.n {
+			t.Errorf("rangeParts(%d) holds %d scripts", tc.n, total)
+		}
+	}
+	if got := len(rangeParts(10_000_000)); got != 10 {
+		t.Errorf("10 000 000 scripts in %d descriptors, want 10", got)
+	}
+	for _, tc := range []struct {
+		i             int
+		branch, index uint32
+	}{{0, 0, 0}, {999_999, 0, 999_999}, {1_000_000, 1, 0}, {9_999_999, 9, 999_999}} {
+		if b, idx := scriptAt(tc.i); b != tc.branch || idx != tc.index {
+			t.Errorf("scriptAt(%d) = %d, %d; want %d, %d", tc.i, b, idx, tc.branch, tc.index)
+		}
+	}
+}
