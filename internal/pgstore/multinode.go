@@ -155,7 +155,10 @@ func (l *Leader) watch(every time.Duration) {
 		case <-l.stop:
 			return
 		case <-tick.C:
-			ctx, cancel := context.WithTimeout(context.Background(), every)
+			// A ping cut short by its deadline closes the connection
+			// and so gives the lock up: the deadline is generous (a
+			// busy server is not a lost session).
+			ctx, cancel := context.WithTimeout(context.Background(), max(every, leaderPingTimeout))
 			err := l.conn.Ping(ctx)
 			cancel()
 			if err != nil {
@@ -165,6 +168,9 @@ func (l *Leader) watch(every time.Duration) {
 		}
 	}
 }
+
+// leaderPingTimeout bounds a check of the leader's session.
+const leaderPingTimeout = 15 * time.Second
 
 // Lost is closed when the leadership was lost (its connection failed).
 func (l *Leader) Lost() <-chan struct{} { return l.lost }

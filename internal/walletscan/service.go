@@ -646,7 +646,18 @@ func (s *Service) Rescan(ctx context.Context, w *wallet.Wallet, start, stop int3
 	if err != nil {
 		return scan.Result{}, err
 	}
-	return s.run(ws.ctx, ws, start, stop)
+	res, err := s.run(ws.ctx, ws, start, stop)
+	if s.lostMidway(ws, err) {
+		return s.remoteRescan(w, start, stop, true)
+	}
+	return res, err
+}
+
+// lostMidway reports whether a rescan of this node failed because its
+// term of leadership ended (not a stop, not abortrescan): its record stays
+// in the database, and the next leader finishes it.
+func (s *Service) lostMidway(ws *walletScan, err error) bool {
+	return err != nil && s.cfg.Leader != nil && ws.ctx.Err() != nil && s.ctx.Err() == nil && !ws.userAbort.Load()
 }
 
 // RescanFrom rescans w from the first block whose time is at least
@@ -670,7 +681,11 @@ func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp in
 	if err != nil {
 		return scan.Result{}, err
 	}
-	return s.run(ws.ctx, ws, start, -1)
+	res, err := s.run(ws.ctx, ws, start, -1)
+	if s.lostMidway(ws, err) {
+		return s.remoteRescan(w, start, -1, true)
+	}
+	return res, err
 }
 
 // run runs one rescan of heights start to stop (stop < 0: the tip) widened
