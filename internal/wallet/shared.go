@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"sync"
 	"time"
 
 	"github.com/descwallet/descwallet/internal/address"
@@ -211,9 +212,23 @@ func (w *Wallet) exclusive(ctx context.Context) (release func(), err error) {
 	if !ok {
 		return func() {}, nil
 	}
-	release, err = ss.Hold(ctx)
+	// The calls of this node queue here, one of them in the database.
+	select {
+	case w.exclusiveSem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, storageErr(ctx.Err())
+	}
+	held, err := ss.Hold(ctx)
 	if err != nil {
+		<-w.exclusiveSem
 		return nil, storageErr(err)
+	}
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			held()
+			<-w.exclusiveSem
+		})
 	}
 	if err := w.Sync(ctx, true); err != nil {
 		release()

@@ -91,6 +91,12 @@ type Wallet struct {
 	// so that expansion can run without holding mu.
 	importMu sync.Mutex
 
+	// exclusiveSem lets one call of this node at a time wait for the
+	// wallet's exclusive-operation lock in a shared database (shared.go),
+	// so that the waiters do not hold every pooled connection the holder
+	// needs.
+	exclusiveSem chan struct{}
+
 	// chain holds the wallet's transactions and chain state (chain.go).
 	chain chainData
 
@@ -131,6 +137,8 @@ func newWallet(cfg Config, st Store) *Wallet {
 		book:   map[string]*bookEntry{},
 		index:  newSPKIndex(),
 		locks:  coinLocks{m: map[wire.OutPoint]bool{}, used: map[string]bool{}},
+
+		exclusiveSem: make(chan struct{}, 1),
 	}
 	if ss, ok := st.(ScriptStore); ok {
 		w.index = newDBIndex(w, ss)

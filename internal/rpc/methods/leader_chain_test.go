@@ -186,6 +186,7 @@ func TestMultiNodeLeader(t *testing.T) {
 	const tprv = "tprv8ZgxMBicQKsPd7Uf69XL1XwhmjHopUGep8GuEiJDZmbQz6o58LninorQAfcKZWARbtRtfnLcJ5MQ2AtHcQJCCRUcMRvmDUjyEmNUWwx8UbK"
 	histDesc := descriptor.AddChecksum("wpkh(" + tprv + "/21/*)")
 	payDesc := descriptor.AddChecksum("wpkh(" + tprv + "/22/*)")
+	oldDesc := descriptor.AddChecksum("wpkh(" + tprv + "/23/*)")
 
 	// History: payments to the descriptor spread over some 300 blocks,
 	// made before any wallet knows it (a rescan finds them).
@@ -208,8 +209,13 @@ func TestMultiNodeLeader(t *testing.T) {
 		}
 		b.Fund(wire.NewTxOut(value, spk))
 	}
+	var oldAddrs []string
+	call(ref.Client, &oldAddrs, "deriveaddresses", oldDesc, []int{0, 3})
 	for i, a := range addrs {
 		pay(a, int64(100_000*(i+1)))
+		if i%4 == 0 {
+			pay(oldAddrs[i/4], 1_000_000)
+		}
 		b.Generate(18)
 	}
 
@@ -262,6 +268,15 @@ func TestMultiNodeLeader(t *testing.T) {
 	// A block the leader processed is answered by the other node at once.
 	call(na.Client, &ignore, "createwallet", "pay", false, true)
 	importDesc(wc(na, "pay"), payDesc, "now")
+	var res []struct {
+		Success bool `json:"success"`
+	}
+	changeDesc := descriptor.AddChecksum("wpkh(" + tprv + "/24/*)")
+	call(wc(na, "pay"), &res, "importdescriptors", []map[string]any{{"desc": changeDesc, "timestamp": "now",
+		"active": true, "internal": true}})
+	if len(res) != 1 || !res[0].Success {
+		t.Fatalf("importdescriptors of the change descriptor: %+v", res)
+	}
 	call(nb.Client, &ignore, "loadwallet", "pay")
 	var payAddrs []string
 	call(ref.Client, &payAddrs, "deriveaddresses", payDesc, []int{3, 3})
@@ -285,6 +300,57 @@ func TestMultiNodeLeader(t *testing.T) {
 	same("non-leader after a block", wc(na, "pay"), wc(nb, "pay"), "listtransactions")
 	same("non-leader after a block", wc(na, "pay"), wc(nb, "pay"), "gettransaction", txs[0].TxID)
 	same("non-leader after a block", wc(na, "pay"), wc(nb, "pay"), "listunspent")
+
+	// An import with a timestamp on the node that does not lead is
+	// rescanned by the leader, and the call returns once it is done.
+	importDesc(wc(nb, "pay"), oldDesc, 0)
+	var got []json.RawMessage
+	call(wc(nb, "pay"), &got, "listtransactions", "*", 100)
+	if len(got) != 5 {
+		t.Fatalf("after an import on the node that does not lead: %d transactions, want 5", len(got))
+	}
+	same("after an import on the node that does not lead", wc(na, "pay"), wc(nb, "pay"), "listtransactions", "*", 100)
+
+	// Sends from both nodes at once never spend the same coin.
+	const sends = 8
+	var dest []string
+	call(ref.Client, &dest, "deriveaddresses", descriptor.AddChecksum("wpkh("+tprv+"/25/*)"), []int{0, 0})
+	sent := make(chan string, sends)
+	var wg sync.WaitGroup
+	for i := range sends {
+		c := wc(na, "pay")
+		if i%2 == 1 {
+			c = wc(nb, "pay")
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var txid string
+			if err := c.CallResult(&txid, "sendtoaddress", dest[0], 0.003); err != nil {
+				t.Errorf("sendtoaddress %d: %v", i, err)
+				return
+			}
+			sent <- txid
+		}()
+	}
+	wg.Wait()
+	close(sent)
+	spentBy := map[wire.OutPoint]string{}
+	for txid := range sent {
+		var tx struct {
+			Hex string `json:"hex"`
+		}
+		call(wc(nb, "pay"), &tx, "gettransaction", txid)
+		for _, in := range testenv.DecodeTx(t, tx.Hex).TxIn {
+			if other, ok := spentBy[in.PreviousOutPoint]; ok {
+				t.Fatalf("%s and %s both spend %v", other, txid, in.PreviousOutPoint)
+			}
+			spentBy[in.PreviousOutPoint] = txid
+		}
+		if !b.InMempool(txid) {
+			t.Fatalf("send %s is not in btcd's mempool", txid)
+		}
+	}
 
 	// The leader's rescan is killed in its middle.
 	call(na.Client, &ignore, "createwallet", "hist", false, true)
@@ -367,4 +433,18 @@ func TestMultiNodeLeader(t *testing.T) {
 	same("after the takeover", wc(ref, "hist"), wc(nb, "hist"), "listtransactions", "*", 100)
 	same("after the takeover", wc(ref, "hist"), wc(nb, "hist"), "listunspent")
 	same("after the takeover", wc(ref, "hist"), wc(nb, "hist"), "getbalances")
+}
+
+// TestExclusiveMethodsExist: every call serialized among the nodes of a
+// shared wallet names a method of the table.
+func TestExclusiveMethodsExist(t *testing.T) {
+	names := map[string]bool{}
+	for _, m := range All(&Deps{}) {
+		names[m.Name] = true
+	}
+	for name := range exclusiveMethods {
+		if !names[name] {
+			t.Errorf("%s is not a method", name)
+		}
+	}
 }

@@ -106,6 +106,7 @@ func All(d *Deps) []*rpc.Method {
 		newWalletPassphrase(d),
 		newWalletPassphraseChange(d),
 	}
+	serializeSpending(d, list)
 	// Forwarded to a bitcoind backend: the rest of Core's node tables.
 	list = append(list, forwardedMethods(d, list)...)
 	// help describes the whole table, itself included.
