@@ -24,6 +24,18 @@
 // (Track) rather than at the next look, so that a new wallet sees every
 // block mined after its creation.
 //
+// # Several nodes
+//
+// With Config.Leader (wallets shared by several nodes on one PostgreSQL
+// database) the service follows only while this node leads: each term of
+// leadership gets its own follower and a context fenced by the leadership,
+// and ends, detaching every wallet, as soon as the leadership is lost. A
+// new leader reads each wallet from the database before attaching it and
+// resumes the rescans recorded there; every poll it reads the wallets'
+// changes and runs the rescans other nodes recorded. On a node that does
+// not lead, Rescan and RescanFrom record the range as the wallet's pending
+// rescan and wait until the leader cleared it.
+//
 // A wallet attached with no chain state records the tip at once, before
 // any rescan of it starts, so that the follower scans whatever comes after
 // a rescan's end. A wallet found at startup with descriptors but no chain
