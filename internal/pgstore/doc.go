@@ -57,14 +57,19 @@
 // is published); ReserveIndexes and ReserveNext hand out a descriptor's
 // derivation indexes with one UPDATE ... RETURNING, so two nodes never
 // give the same address; every write of a shared Store moves one of the
-// wallet's change counters (wallets.change_seq, or handout_seq for an
-// address handout) in its own transaction, and Changes, Stale and Seen let
-// a node tell whether another node wrote since it read the wallet;
+// wallet's change counters in its own transaction (wallets.change_seq for
+// keys, descriptors, address book and settings, handout_seq for an address
+// handout, chain_seq for transactions, chain position, rescan record and
+// events), and Changes, Stale, ChainStale, Seen and SeenChain let a node
+// tell whether another node wrote since it read the wallet, and what;
 // Exclusive and Hold run a wallet's operations that must not overlap
 // (imports, rescans, encryption, spending) under one advisory lock, one
 // node at a time; TryLeader and WaitLeader hold a named leadership (the
 // chain follower) on a session of its own, which a node loses, and another
-// takes, as soon as the server sees the session end.
+// takes, as soon as the server sees the session end. Each leadership has an
+// epoch (chain_leaders) moved by every new leader; the writes of a context
+// fenced by a Leader (Leader.Fence) check it in their transaction, so a
+// former leader writes nothing once another node leads.
 //
 // # Errors
 //
