@@ -272,8 +272,8 @@ func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) 
 	var credit, outSum int64
 	for i, o := range tx.TxOut {
 		outSum += o.Value
-		oi := w.scriptInfo(o.PkScript)
-		if !oi.mine {
+		oi, mine := w.ownScriptInfo(o.PkScript)
+		if !mine {
 			continue
 		}
 		credit += o.Value
@@ -291,6 +291,18 @@ func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) 
 		tc.amount -= f
 	}
 	return tc
+}
+
+// ownScriptInfo is scriptInfo of a script the wallet derives, false (and
+// no address encoded) for one it does not.
+func (w *Wallet) ownScriptInfo(spk []byte) (outInfo, bool) {
+	w.mu.RLock()
+	mine := len(w.findScript(spk)) > 0
+	w.mu.RUnlock()
+	if !mine {
+		return outInfo{}, false
+	}
+	return w.scriptInfo(spk), true
 }
 
 // walletPrev looks a transaction up among the wallet's. The caller holds
