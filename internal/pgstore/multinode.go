@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/descwallet/descwallet/internal/safego"
 )
@@ -118,7 +119,7 @@ func (db *DB) TryLeader(ctx context.Context, name string, check time.Duration) (
 	if check <= 0 {
 		check = time.Second
 	}
-	conn, err := pgx.Connect(ctx, db.dsn)
+	conn, err := pgx.ConnectConfig(ctx, db.connCfg.Copy())
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "connect leader session", err)
 	}
@@ -369,12 +370,43 @@ func (t *Tx) ReserveNext(id [32]byte, keypool, limit int64) (n, oldEnd, newEnd i
 	return n, oldEnd, newEnd, nil
 }
 
+// holdConns bounds the sessions that hold or wait for wallets'
+// exclusive-operation locks at once.
+const holdConns = 32
+
+// holdSessions returns the pool of sessions Hold takes its locks on, apart
+// from the pool the writes use: a holder's writes never wait for a
+// connection that a waiter for another lock holds.
+func (db *DB) holdSessions(ctx context.Context) (*pgxpool.Pool, error) {
+	db.holdMu.Lock()
+	defer db.holdMu.Unlock()
+	if db.holdPool != nil {
+		return db.holdPool, nil
+	}
+	cfg, err := pgxpool.ParseConfig(db.dsn)
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "parse database address", errors.New("invalid connection string"))
+	}
+	cfg.MaxConns = holdConns
+	cfg.MinConns = 0
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "connect lock sessions", err)
+	}
+	db.holdPool = p
+	return p, nil
+}
+
 // Hold takes the wallet's exclusive-operation lock (the key Exclusive
-// takes) on a session of the pool and keeps it until release is called,
+// takes) on a session of its own and keeps it until release is called,
 // for an operation that writes in several transactions of its own. When
 // the node dies the session ends and the lock with it.
 func (s *Store) Hold(ctx context.Context) (release func(), err error) {
-	conn, err := s.db.pool.Acquire(ctx)
+	sessions, err := s.db.holdSessions(ctx)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := sessions.Acquire(ctx)
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "acquire lock session", err)
 	}

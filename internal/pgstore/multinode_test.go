@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/descwallet/descwallet/internal/pgtest"
 )
 
 // TestReserveIndexesTwoNodes reserves addresses of one descriptor from
@@ -341,4 +344,58 @@ func TestLeaderFence(t *testing.T) {
 	if err := write(sb, lb.Fence(ctx), 5); !errors.Is(err, ErrLocked) {
 		t.Fatalf("write after Release: %v, want ErrLocked", err)
 	}
+}
+
+// TestHoldManyWallets: operations of more wallets than the pool has
+// connections hold their exclusive-operation locks and write at once
+// without starving each other of connections.
+func TestHoldManyWallets(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	dsn := pgtest.DSN(t)
+	db, err := Connect(ctx, dsn+"&pool_max_conns=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	const wallets = 6
+	var stores []*Store
+	for i := range wallets {
+		name := "w" + strconv.Itoa(i)
+		s, err := db.Create(ctx, "n", name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.Publish(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		if s, err = db.OpenShared(ctx, "n", name); err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		stores = append(stores, s)
+	}
+	var wg sync.WaitGroup
+	for _, s := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 3 {
+				release, err := s.Hold(ctx)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				err = s.Update(ctx, func(tx *Tx) error { return tx.PutMeta("k", []byte("v")) })
+				release()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

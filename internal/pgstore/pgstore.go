@@ -35,6 +35,14 @@ const migrationLock = lockClass | (int64(0xffff) << 32)
 type DB struct {
 	pool *pgxpool.Pool
 	dsn  string
+	// connCfg is the connection part of the address (without the pool's
+	// own parameters), for the sessions kept apart from the pool.
+	connCfg *pgx.ConnConfig
+
+	// holdMu guards holdPool, the connections that hold wallets'
+	// exclusive-operation locks (Hold), made at the first Hold.
+	holdMu   sync.Mutex
+	holdPool *pgxpool.Pool
 
 	// lockMu guards lockConn and open.
 	lockMu sync.Mutex
@@ -68,7 +76,7 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "connect to database", err)
 	}
-	db := &DB{pool: pool, dsn: dsn, open: map[int64]bool{}, lost: map[int64]bool{},
+	db := &DB{pool: pool, dsn: dsn, connCfg: cfg.ConnConfig, open: map[int64]bool{}, lost: map[int64]bool{},
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
@@ -127,7 +135,7 @@ func (db *DB) checkLocks(ctx context.Context) {
 // relock opens a new lock session and takes the open wallets' locks
 // again; lockMu is held.
 func (db *DB) relock(ctx context.Context) error {
-	c, err := pgx.Connect(ctx, db.dsn)
+	c, err := pgx.ConnectConfig(ctx, db.connCfg.Copy())
 	if err != nil {
 		return storeErr(ErrDatabase, "connect lock session", err)
 	}
@@ -174,6 +182,12 @@ func (db *DB) Close() {
 	db.open = map[int64]bool{}
 	db.lost = map[int64]bool{}
 	db.lockMu.Unlock()
+	db.holdMu.Lock()
+	if db.holdPool != nil {
+		db.holdPool.Close()
+		db.holdPool = nil
+	}
+	db.holdMu.Unlock()
 	db.pool.Close()
 }
 
