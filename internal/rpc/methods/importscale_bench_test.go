@@ -51,7 +51,9 @@ func procKB(tb testing.TB, pid int, field string) int64 {
 // a restart and the process's resident set with it loaded, then
 // getaddressinfo calls a second on random addresses of the range (one
 // client, sequential: the store's lookup, not the server's concurrency).
-// Run with -benchtime=1x.
+// With IMPORT_SCALE_CHAIN=1 the nodes follow a btcd, and after the restart
+// the resident set is read again once the follower has processed a new
+// block for the wallet (its watch list loaded). Run with -benchtime=1x.
 func BenchmarkImportScale(b *testing.B) {
 	n := 100_000
 	if s := os.Getenv("IMPORT_SCALE"); s != "" {
@@ -86,6 +88,13 @@ func BenchmarkImportScale(b *testing.B) {
 		b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
 			for range b.N {
 				args := []string{"-keypool=1000"}
+				var btcd *testenv.Btcd
+				if os.Getenv("IMPORT_SCALE_CHAIN") == "1" {
+					btcd = testenv.StartBtcd(b, nil)
+					btcd.Generate(1)
+					args = append(args, "-chainbackend=btcd", "-chainrpcconnect="+btcd.RPCAddr,
+						"-chainrpcuser="+btcd.User, "-chainrpcpassword="+btcd.Pass, "-chainpoll=200")
+				}
 				if kind == "postgres" {
 					args = append(args, "-walletdb="+pgtest.DSN(b))
 				}
@@ -137,6 +146,31 @@ func BenchmarkImportScale(b *testing.B) {
 					}
 				}
 				rate := float64(len(addrs)) / time.Since(t2).Seconds()
+				if btcd != nil {
+					btcd.Generate(1)
+					want := btcd.GetBlockCount()
+					t3 := time.Now()
+					for {
+						var bal struct {
+							Last struct {
+								Height int64 `json:"height"`
+							} `json:"lastprocessedblock"`
+						}
+						if err := wc2.CallResult(&bal, "getbalances"); err != nil {
+							b.Fatal(err)
+						}
+						if bal.Last.Height >= want {
+							break
+						}
+						time.Sleep(200 * time.Millisecond)
+					}
+					following := procKB(b, node2.Pid(), "VmRSS")
+					b.ReportMetric(time.Since(t3).Seconds(), "follow-s")
+					b.ReportMetric(float64(following)/1024, "following-RSS-MB")
+					b.ReportMetric(float64(following-idle)*1024/float64(n), "following-B/script")
+					b.Logf("%s, %d scripts, following the chain: block processed after %v, RSS %d MB (peak %d MB)", kind, n,
+						time.Since(t3).Round(time.Millisecond), following/1024, procKB(b, node2.Pid(), "VmHWM")/1024)
+				}
 				node2.Stop()
 
 				b.ReportMetric(took.Seconds(), "import-s")
