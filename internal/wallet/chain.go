@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"math"
 	"runtime"
 	"sort"
 	"sync"
@@ -234,11 +235,95 @@ type chainData struct {
 }
 
 // scriptCache holds the derived scripts of one descriptor over
-// [start, end).
+// [start, end), in chunks of consecutive indexes: each chunk keeps its
+// scripts back to back in one buffer, so that ten million scripts are a
+// few hundred allocations, not ten million.
 type scriptCache struct {
 	d          *descriptor.Descriptor
 	start, end int64
-	scripts    [][]byte
+	chunks     []scriptChunk
+}
+
+// count returns the number of scripts the cache holds.
+func (sc *scriptCache) count() int {
+	n := 0
+	for i := range sc.chunks {
+		n += sc.chunks[i].count()
+	}
+	return n
+}
+
+// appendTo appends the cache's scripts to dst, in index order.
+func (sc *scriptCache) appendTo(dst [][]byte) [][]byte {
+	for i := range sc.chunks {
+		dst = sc.chunks[i].appendTo(dst)
+	}
+	return dst
+}
+
+// scriptChunk is the scripts of a run of consecutive indexes, back to back
+// in buf: every script is width bytes long, or (width 0) script i ends at
+// ends[i].
+type scriptChunk struct {
+	buf   []byte
+	width int
+	ends  []uint32
+	n     int
+}
+
+// count returns the number of scripts in the chunk.
+func (ch *scriptChunk) count() int { return ch.n }
+
+// appendTo appends the chunk's scripts to dst as slices of its buffer
+// (capped, so that an append to one never writes over the next).
+func (ch *scriptChunk) appendTo(dst [][]byte) [][]byte {
+	if ch.width > 0 {
+		for i := 0; i < ch.n; i++ {
+			lo, hi := i*ch.width, (i+1)*ch.width
+			dst = append(dst, ch.buf[lo:hi:hi])
+		}
+		return dst
+	}
+	lo := uint32(0)
+	for _, hi := range ch.ends {
+		dst = append(dst, ch.buf[lo:hi:hi])
+		lo = hi
+	}
+	return dst
+}
+
+// add appends the scripts of one index; sizeHint is how many more
+// indexes the chunk will get, to size its buffer once.
+func (ch *scriptChunk) add(scripts [][]byte, sizeHint int) error {
+	if ch.buf == nil {
+		total := 0
+		for _, s := range scripts {
+			total += len(s)
+		}
+		ch.buf = make([]byte, 0, total*sizeHint)
+		if len(scripts) > 0 {
+			ch.width = len(scripts[0])
+		}
+	}
+	for _, s := range scripts {
+		if ch.width > 0 && len(s) != ch.width {
+			// Mixed lengths: record every end from here on.
+			ch.ends = make([]uint32, ch.n, ch.n+sizeHint*len(scripts))
+			for i := range ch.ends {
+				ch.ends[i] = uint32((i + 1) * ch.width)
+			}
+			ch.width = 0
+		}
+		if uint64(len(ch.buf))+uint64(len(s)) > math.MaxUint32 {
+			return walletErr(ErrWallet, "too many script bytes for one watch-list chunk")
+		}
+		ch.buf = append(ch.buf, s...)
+		if ch.width == 0 {
+			ch.ends = append(ch.ends, uint32(len(ch.buf)))
+		}
+		ch.n++
+	}
+	return nil
 }
 
 // loadChain reads the chain data once.
@@ -445,25 +530,24 @@ func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoi
 	c := &w.chain
 	c.scriptsMu.Lock()
 	defer c.scriptsMu.Unlock()
-	var scripts [][]byte
 	for _, j := range jobs {
 		sc := c.scripts[j.slot]
 		if sc == nil || sc.d != j.d && sc.d.Public().String() != j.d.Public().String() {
 			sc = nil
 		}
 		if sc == nil {
-			s, err := deriveScripts(ctx, j.d, j.cache, j.start, j.end)
+			chunks, err := deriveScripts(ctx, j.d, j.cache, j.start, j.end)
 			if err != nil {
 				return 0, nil, nil, err
 			}
-			sc = &scriptCache{d: j.d, start: j.start, end: j.end, scripts: s}
+			sc = &scriptCache{d: j.d, start: j.start, end: j.end, chunks: chunks}
 		} else {
 			if j.start < sc.start {
 				lo, err := deriveScripts(ctx, j.d, j.cache, j.start, sc.start)
 				if err != nil {
 					return 0, nil, nil, err
 				}
-				sc.scripts = append(lo, sc.scripts...)
+				sc.chunks = append(lo, sc.chunks...)
 				sc.start = j.start
 			}
 			if j.end > sc.end {
@@ -471,58 +555,73 @@ func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoi
 				if err != nil {
 					return 0, nil, nil, err
 				}
-				sc.scripts = append(sc.scripts, hi...)
+				sc.chunks = append(sc.chunks, hi...)
 				sc.end = j.end
 			}
 		}
 		c.scripts[j.slot] = sc
-		scripts = append(scripts, sc.scripts...)
+	}
+	// The list's slices point into the caches' buffers: no script is
+	// copied.
+	n := 0
+	for _, j := range jobs {
+		n += c.scripts[j.slot].count()
+	}
+	scripts := make([][]byte, 0, n)
+	for _, j := range jobs {
+		scripts = c.scripts[j.slot].appendTo(scripts)
 	}
 	return gen, scripts, w.unspentOutpoints(), nil
 }
 
-// deriveScripts derives the scriptPubKeys of indexes [start, end) of d,
-// spread over GOMAXPROCS goroutines.
-func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, start, end int64) ([][]byte, error) {
+// scriptChunkIndexes is the number of indexes one chunk of a scriptCache
+// holds, and the unit of work of deriveScripts.
+const scriptChunkIndexes = 1 << 16
+
+// deriveScripts derives the scriptPubKeys of indexes [start, end) of d, in
+// chunks of scriptChunkIndexes indexes taken in turn by GOMAXPROCS
+// goroutines. Each chunk is derived by descriptor.ForEachScript, which
+// adds points between consecutive indexes where the descriptor allows it
+// (one key, ranged, unhardened) and expands each index otherwise.
+func deriveScripts(ctx context.Context, d *descriptor.Descriptor, cache *descriptor.Cache, start, end int64) ([]scriptChunk, error) {
 	if end <= start {
 		return nil, nil
 	}
-	n := end - start
-	parts := int64(runtime.GOMAXPROCS(0))
-	if n < 256 || parts < 2 {
-		parts = 1
+	if start < 0 || end-1 > math.MaxUint32 {
+		return nil, walletErr(ErrWallet, "descriptor range out of bounds")
 	}
-	per := (n + parts - 1) / parts
-	res := make([][][]byte, parts)
+	nchunks := int((end - start + scriptChunkIndexes - 1) / scriptChunkIndexes)
+	out := make([]scriptChunk, nchunks)
+	workers := min(runtime.GOMAXPROCS(0), nchunks)
+	var next atomic.Int64
 	var g safego.Group
-	for p := int64(0); p < parts; p++ {
-		lo := start + p*per
-		hi := min(lo+per, end)
-		if lo >= hi {
-			continue
-		}
+	for range workers {
 		g.Go("script derivation", func() error {
-			for i := lo; i < hi; i++ {
-				if i%512 == 0 && ctx.Err() != nil {
-					return ctx.Err()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= nchunks {
+					return nil
 				}
-				outs, err := d.Expand(uint32(i), cache)
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				lo := start + int64(k)*scriptChunkIndexes
+				hi := min(lo+scriptChunkIndexes, end)
+				ch := &out[k]
+				err := d.ForEachScript(uint32(lo), uint32(hi-1), cache, func(i uint32, scripts [][]byte) error {
+					if i%4096 == 0 && ctx.Err() != nil {
+						return ctx.Err()
+					}
+					return ch.add(scripts, int(hi-int64(i)))
+				})
 				if err != nil {
 					return err
 				}
-				for _, o := range outs {
-					res[p] = append(res[p], o.ScriptPubKey)
-				}
 			}
-			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
 		return nil, err
-	}
-	var out [][]byte
-	for p := range res {
-		out = append(out, res[p]...)
 	}
 	return out, nil
 }
