@@ -13,12 +13,16 @@ const (
 )
 
 // Watch is a list of scripts prepared for matching against many filters:
-// the scripts' bytes in one buffer and, for hashing several at a time, their
-// SipHash message words grouped by length and interleaved. A Watch is
-// read-only once built and safe for concurrent use.
+// where SipHash runs several lanes at once, their SipHash message words
+// grouped by length and interleaved; elsewhere the scripts' bytes in one
+// buffer. A Watch holds no reference to the scripts it was made from, and
+// does not copy them twice. It is read-only once built and safe for
+// concurrent use.
 type Watch struct {
+	n int // number of scripts
+
 	buf  []byte
-	ends []int // ends[i] is where script i ends in buf
+	ends []int // ends[i] is where script i ends in buf (no lanes only)
 
 	laneGroups []laneGroup
 }
@@ -35,18 +39,24 @@ type laneGroup struct {
 }
 
 // NewWatch prepares scripts for Filter.MatchWatch.
-func NewWatch(scripts [][]byte) *Watch {
+func NewWatch(scripts [][]byte) *Watch { return newWatch(scripts, haveSipLanes) }
+
+// newWatch prepares scripts for the lanes (withLanes) or for the scalar
+// hash.
+func newWatch(scripts [][]byte, withLanes bool) *Watch {
+	w := &Watch{n: len(scripts)}
+	if withLanes {
+		w.laneGroups = makeLaneGroups(scripts)
+		return w
+	}
 	size := 0
 	for _, s := range scripts {
 		size += len(s)
 	}
-	w := &Watch{buf: make([]byte, 0, size), ends: make([]int, len(scripts))}
+	w.buf, w.ends = make([]byte, 0, size), make([]int, len(scripts))
 	for i, s := range scripts {
 		w.buf = append(w.buf, s...)
 		w.ends[i] = len(w.buf)
-	}
-	if haveSipLanes {
-		w.laneGroups = makeLaneGroups(scripts)
 	}
 	return w
 }
@@ -92,7 +102,7 @@ func lastWord(p []byte, n int) uint64 {
 }
 
 // Len returns the number of scripts.
-func (w *Watch) Len() int { return len(w.ends) }
+func (w *Watch) Len() int { return w.n }
 
 // decodeSet decodes the Golomb-Rice coded set of n elements in data (each
 // element a unary quotient and a filterP-bit remainder, bits most

@@ -159,9 +159,8 @@ func TestMatchDifferential(t *testing.T) {
 				t.Fatalf("round %d: MatchWatch = %v, want %v",
 					round, gotW, want)
 			}
-			scalar := *w
-			scalar.laneGroups = nil
-			if gotS := f.MatchWatch(&scalar); gotS != want {
+			scalar := newWatch(list, false)
+			if gotS := f.MatchWatch(scalar); gotS != want {
 				t.Fatalf("round %d: scalar MatchWatch = %v, want %v",
 					round, gotS, want)
 			}
