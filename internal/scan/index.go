@@ -251,6 +251,11 @@ func (x *index) load(ctx context.Context, m *member) error {
 	if err != nil {
 		return err
 	}
+	if len(m.scripts) == 0 {
+		// The list's slices are kept, not their bytes: a wallet hands
+		// out slices of the buffers it derived them into.
+		m.scripts = make([][]byte, 0, len(wl.Scripts))
+	}
 	for _, s := range wl.Scripts {
 		if x.addScript(x.key(s), m.id) {
 			m.scripts = append(m.scripts, s)
