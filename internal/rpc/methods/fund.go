@@ -331,7 +331,9 @@ func scriptType(spk []byte) wallet.OutputType {
 
 // changeAddress is the change destination of a funding: change_address,
 // or an address of the wallet's internal descriptor reserved for it (Core's
-// ReserveDestination), given back unless the transaction keeps change.
+// ReserveDestination): kept once the funding succeeds, whether or not the
+// transaction has change (Core's KeepDestination), given back when it
+// fails.
 type changeAddress struct {
 	script   []byte
 	reserved bool
@@ -388,8 +390,8 @@ func checkMaxTxWeight(fr *fundRequest) error {
 // avoiding partial spends) for the wallet: the checks in Core's order, the
 // fee rate, preset inputs, candidates, change, selection, then the
 // unsigned transaction. Failures are *fundFail or *coinselect.Error (or
-// RPC errors of the wallet). The change address is kept only when the
-// transaction has change.
+// RPC errors of the wallet). A reserved change address is kept when the
+// funding succeeds, as Core keeps it.
 func createTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundRequest) (*builtTx, error) {
 	if len(fr.recipients) == 0 {
 		return nil, &fundFail{"Transaction must have at least one recipient"}
@@ -407,10 +409,8 @@ func createTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, fr *fundR
 		return nil, err
 	}
 	bt, err := createTransactionInternal(ctx, d, w, fr, change)
-	if err != nil || bt.changePos < 0 {
-		change.release(ctx, w)
-	}
 	if err != nil {
+		change.release(ctx, w)
 		return nil, err
 	}
 	if fr.lockUnspents {
@@ -506,8 +506,29 @@ func createTransactionInternal(ctx context.Context, d *Deps, w *wallet.Wallet, f
 	if f.Fee > 0 && opt.MaxAPSFee > -1 && !opts.AvoidPartialSpends {
 		grouped := *freq
 		grouped.Options.AvoidPartialSpends = true
-		if g, gerr := coinselect.Fund(&grouped); gerr == nil && g.Fee <= f.Fee+opt.MaxAPSFee {
+		// Core's second attempt reuses the first one's change address
+		// only when that one has change; otherwise it reserves a fresh
+		// one, kept if the attempt succeeds (so a changeless payment
+		// uses up two change indexes, in Core and here).
+		var second *changeAddress
+		if f.Change == 0 && change.reserved {
+			if second, err = reserveChange(ctx, d, w, fr); err != nil {
+				return nil, err
+			}
+			grouped.ChangeScript = second.script
+		}
+		g, gerr := coinselect.Fund(&grouped)
+		if gerr == nil && second != nil && g.Change > 0 && len(second.script) == 0 {
+			gerr = errors.New(second.err)
+		}
+		switch {
+		case gerr != nil:
+			second.release(ctx, w)
+		case g.Fee <= f.Fee+opt.MaxAPSFee:
 			f = g
+			if second != nil {
+				change = second
+			}
 		}
 	}
 	if f.Change > 0 && len(change.script) == 0 {
