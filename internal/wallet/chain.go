@@ -523,8 +523,26 @@ func (w *Wallet) WatchList(ctx context.Context) (uint64, [][]byte, []wire.OutPoi
 	}
 	w.mu.RUnlock()
 	if w.ScriptsInStore() {
-		// The database answers MatchScripts: no script is held.
-		return gen, nil, w.unspentOutpoints(), nil
+		// The database answers MatchScripts: no script is held. The
+		// outputs of the wallet's transactions are asked about at once.
+		c := &w.chain
+		c.mu.RLock()
+		var scripts [][]byte
+		for _, wt := range c.order {
+			for _, o := range wt.tx.TxOut {
+				scripts = append(scripts, o.PkScript)
+			}
+		}
+		c.mu.RUnlock()
+		if err := w.prefetchScripts(ctx, scripts); err != nil {
+			return 0, nil, nil, err
+		}
+		before := w.lookupFailures()
+		ops := w.unspentOutpoints()
+		if w.lookupFailures() != before {
+			return 0, nil, nil, storageErr(errScriptLookup)
+		}
+		return gen, nil, ops, nil
 	}
 
 	c := &w.chain
