@@ -141,19 +141,31 @@ func decodeExtKey(s string, net *chaincfg.Params) (*extKey, bool) {
 }
 
 // privToPub returns the compressed public key of a private key, and false when
-// the key is 0 or not below the group order. The point is brought to
-// affine form with the library's constant-time inversion: the variable-time
-// secp.ToAffine is for public points only.
+// the key is 0 or not below the group order.
 func privToPub(priv *[32]byte) ([]byte, bool) {
+	p, ok := privPubKey(priv)
+	if !ok {
+		return nil, false
+	}
+	return p.SerializeCompressed(), true
+}
+
+// privPubKey returns the public key of a private key, and false when the
+// key is 0 or not below the group order, in constant time: k·G by
+// secp.ScalarBaseMultConst (the library's ScalarBaseMultNonConst indexes a
+// table by the key's bytes), brought to affine form with the library's
+// constant-time inversion (the variable-time secp.ToAffine is for public
+// points only).
+func privPubKey(priv *[32]byte) (*btcec.PublicKey, bool) {
 	var s btcec.ModNScalar
 	defer s.Zero()
 	if overflow := s.SetBytes(priv); overflow != 0 || s.IsZero() {
 		return nil, false
 	}
 	var p btcec.JacobianPoint
-	btcec.ScalarBaseMultNonConst(&s, &p)
+	secp.ScalarBaseMultConst(&s, &p)
 	p.ToAffine()
-	return btcec.NewPublicKey(&p.X, &p.Y).SerializeCompressed(), true
+	return btcec.NewPublicKey(&p.X, &p.Y), true
 }
 
 // wifKey is a decoded WIF private key.
@@ -162,10 +174,10 @@ type wifKey struct {
 	compressed bool
 }
 
-// pubKey returns the serialized public key, compressed or not as the WIF says.
+// pubKey returns the serialized public key, compressed or not as the WIF
+// says (decodeWIF has checked the key is valid).
 func (w *wifKey) pubKey() []byte {
-	priv, pub := btcec.PrivKeyFromBytes(w.priv[:])
-	priv.Zero()
+	pub, _ := privPubKey(&w.priv)
 	if w.compressed {
 		return pub.SerializeCompressed()
 	}
@@ -227,8 +239,8 @@ func (k *extKey) deriveChild(i uint32) (*extKey, error) {
 }
 
 // privChild derives child i of the private extended key k, with its public
-// key, in constant time (the library's arithmetic and its constant-time
-// inversion); the buffers that held the parent's or the child's secret are
+// key, in constant time (the library's arithmetic, its constant-time
+// inversion and secp.ScalarBaseMultConst); the buffers that held the parent's or the child's secret are
 // cleared.
 func (k *extKey) privChild(i uint32) (*extKey, error) {
 	priv, ilr, err := childPrivKey(k, i)

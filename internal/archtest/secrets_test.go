@@ -51,6 +51,7 @@ var secretRoots = []string{
 	// the constant-time half of secp
 	"internal/secp.InvertScalar",
 	"internal/secp.ToAffineBatch",
+	"internal/secp.ScalarBaseMultConst",
 	// private keys in descriptors: xprv, BIP 32 private children, WIF
 	"descriptor.decodeExtKey",
 	"descriptor.privToPub",
@@ -78,6 +79,16 @@ var variableTime = map[string]bool{
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.SignCompact":                true,
 	"github.com/btcsuite/btcd/btcec/v2/ecdsa.Sign":                               true,
 	"github.com/btcsuite/btcd/btcec/v2/ecdsa.SignCompact":                        true,
+	// The library's scalar multiplications index tables by the scalar's
+	// digits and branch in their additions: secp.ScalarBaseMultConst is
+	// the secret-side k·G. PrivKeyFromBytes of btcec and PrivateKey.PubKey
+	// compute the public key with them.
+	"github.com/decred/dcrd/dcrec/secp256k1/v4.ScalarBaseMultNonConst": true,
+	"github.com/decred/dcrd/dcrec/secp256k1/v4.ScalarMultNonConst":     true,
+	"github.com/btcsuite/btcd/btcec/v2.ScalarBaseMultNonConst":         true,
+	"github.com/btcsuite/btcd/btcec/v2.ScalarMultNonConst":             true,
+	"github.com/btcsuite/btcd/btcec/v2.PrivKeyFromBytes":               true,
+	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.PrivateKey).PubKey":   true,
 }
 
 // publicInputs are functions that secret functions call with public
@@ -122,6 +133,11 @@ func TestSecretsConstantTime(t *testing.T) {
 	// The walk must see what it guards against: InvertField uses math/big.
 	if path := g.violation(module + "/internal/secp.InvertField"); path == nil {
 		t.Fatal("the walk does not find math/big in secp.InvertField")
+	}
+	// The library's k·G is variable time: the taproot tweak of a public
+	// key (public data) reaches it.
+	if path := g.violation(module + "/descriptor.tweakKey"); path == nil {
+		t.Fatal("the walk does not see the library's ScalarBaseMultNonConst as variable time")
 	}
 	// The verifier is variable time, and the walk would reach it from the
 	// signer were it not for the public-input boundary.

@@ -15,7 +15,9 @@ import (
 // Every computation in this file that involves a private key, a nonce or a
 // point derived from one uses the secp256k1 library's constant-time
 // arithmetic (ModNScalar, FieldVal, FieldVal.Inverse through
-// JacobianPoint.ToAffine) and secp.InvertScalar; never math/big, and never
+// JacobianPoint.ToAffine), secp.ScalarBaseMultConst for k·G and
+// secp.InvertScalar; never math/big, never the library's variable-time
+// ScalarBaseMultNonConst, and never
 // the variable-time half of package secp (internal/archtest checks this
 // over the call graph).
 
@@ -192,7 +194,7 @@ func signECDSABatch(jobs []ecdsaJob, f *faults) {
 				ex = extra[:]
 			}
 			st[i].k = nonceRFC6979At(st[i].dBytes[:], jobs[i].hash, ex, 0)
-			secp256k1.ScalarBaseMultNonConst(&st[i].k, &pts[j])
+			secp.ScalarBaseMultConst(&st[i].k, &pts[j])
 			f.point(&pts[j])
 		}
 		batch := pts[:len(pending)]
@@ -352,7 +354,7 @@ func signCompact(d *secp256k1.ModNScalar, hash []byte, compressed bool, f *fault
 	for iteration := uint32(0); ; iteration++ {
 		k := nonceRFC6979At(dBytes[:], hash, nil, iteration)
 		var R secp256k1.JacobianPoint
-		secp256k1.ScalarBaseMultNonConst(&k, &R)
+		secp.ScalarBaseMultConst(&k, &R)
 		f.point(&R)
 		R.ToAffine()
 		var xb [32]byte
@@ -418,7 +420,7 @@ func nonceAt(dBytes, hash, extra []byte, iteration uint32, f *faults) (secp256k1
 	// library's constant-time inversion: X / Z². The point at infinity
 	// (Z = 0) inverts to zero and so gives r = 0, unusable.
 	var R secp256k1.JacobianPoint
-	secp256k1.ScalarBaseMultNonConst(&k, &R)
+	secp.ScalarBaseMultConst(&k, &R)
 	f.point(&R)
 	var zInv, x secp256k1.FieldVal
 	zInv.Set(&R.Z).Inverse().Square()
@@ -511,7 +513,7 @@ func (k *schnorrKey) signSchnorrRaw(hash []byte, f *faults) [64]byte {
 	// R = k'G (affine through the library's constant-time inversion),
 	// with k negated when R.y is odd.
 	var R secp256k1.JacobianPoint
-	secp256k1.ScalarBaseMultNonConst(&nonce, &R)
+	secp.ScalarBaseMultConst(&nonce, &R)
 	f.point(&R)
 	R.ToAffine()
 	odd := R.Y.IsOddBit()

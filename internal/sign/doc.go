@@ -46,7 +46,9 @@
 //
 // Secrets are handled in constant time: every operation on a private key,
 // a nonce or a point derived from one uses the library's constant-time
-// arithmetic and secp.InvertScalar, never math/big (internal/archtest walks
+// arithmetic, secp.ScalarBaseMultConst (k·G) and secp.InvertScalar, never
+// math/big or the library's variable-time scalar multiplications, which
+// serve public data only (the MuSig2 aggregation) (internal/archtest walks
 // the call graph to keep it so), and buffers that held such values are
 // cleared.
 //

@@ -6,11 +6,12 @@ import (
 	"github.com/descwallet/descwallet/internal/secp"
 )
 
-// pubKeyOf returns d*G, as PrivateKey.PubKey does: the library's scalar
-// multiplication and its constant-time conversion to affine form.
+// pubKeyOf returns d*G, as PrivateKey.PubKey does, in constant time:
+// secp.ScalarBaseMultConst and the library's constant-time conversion to
+// affine form.
 func pubKeyOf(d *secp256k1.ModNScalar) *secp256k1.PublicKey {
 	var p secp256k1.JacobianPoint
-	secp256k1.ScalarBaseMultNonConst(d, &p)
+	secp.ScalarBaseMultConst(d, &p)
 	p.ToAffine()
 	return secp256k1.NewPublicKey(&p.X, &p.Y)
 }
@@ -20,7 +21,7 @@ func pubKeyOf(d *secp256k1.ModNScalar) *secp256k1.PublicKey {
 func pubKeysOf(ds []*secp256k1.ModNScalar) []*secp256k1.PublicKey {
 	pts := make([]secp256k1.JacobianPoint, len(ds))
 	for i, d := range ds {
-		secp256k1.ScalarBaseMultNonConst(d, &pts[i])
+		secp.ScalarBaseMultConst(d, &pts[i])
 	}
 	scratch := make([]secp256k1.FieldVal, len(ds))
 	out := make([]*secp256k1.PublicKey, len(ds))
