@@ -1,18 +1,16 @@
 package descriptor
 
 import (
-	"bytes"
 	"crypto/hmac"
-	"crypto/sha256"
 	"crypto/sha512"
 	"encoding/binary"
 	"hash"
 	"sync"
 
-	"github.com/btcsuite/btcd/address/v2/base58"
 	"github.com/btcsuite/btcd/btcec/v2"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 
+	"github.com/descwallet/descwallet/internal/base58"
 	"github.com/descwallet/descwallet/internal/script"
 	"github.com/descwallet/descwallet/internal/secp"
 )
@@ -59,9 +57,12 @@ func (k *extKey) serialize(version [4]byte) string {
 	} else {
 		b = append(b, k.pub[:]...)
 	}
-	sum := doubleSHA256(b)
-	b = append(b, sum[:4]...)
-	return base58.Encode(b)
+	if k.priv != nil {
+		s := base58.EncodeCheckSecret(b)
+		clear(b)
+		return s
+	}
+	return base58.EncodeCheck(b)
 }
 
 func (k *extKey) xpub(net *chaincfg.Params) string {
@@ -72,23 +73,12 @@ func (k *extKey) xprv(net *chaincfg.Params) string {
 	return k.serialize(net.HDPrivateKeyID)
 }
 
-func doubleSHA256(b []byte) [32]byte {
-	a := sha256.Sum256(b)
-	return sha256.Sum256(a[:])
-}
-
-// decodeBase58Check decodes s and checks its four-byte checksum.
-func decodeBase58Check(s string) ([]byte, bool) {
-	b := base58.Decode(s)
-	if len(b) < 4 {
-		return nil, false
-	}
-	payload, sum := b[:len(b)-4], b[len(b)-4:]
-	want := doubleSHA256(payload)
-	if !bytes.Equal(want[:4], sum) {
-		return nil, false
-	}
-	return payload, true
+// decodeBase58Check decodes s, a string that may carry a private key, and
+// checks its four-byte checksum and that the payload is at most maxLen
+// bytes, with the same work whatever the key (base58.DecodeCheckSecret).
+// The caller clears the payload.
+func decodeBase58Check(s string, maxLen int) ([]byte, bool) {
+	return base58.DecodeCheckSecret(s, maxLen)
 }
 
 // decodeExtKey parses an xpub or xprv of the network with Core's strict
@@ -99,7 +89,8 @@ func decodeExtKey(s string, net *chaincfg.Params) (*extKey, bool) {
 	if len(s) > 200 {
 		return nil, false
 	}
-	b, ok := decodeBase58Check(s)
+	b, ok := decodeBase58Check(s, 78)
+	defer clear(b)
 	if !ok || len(b) != 78 {
 		return nil, false
 	}
@@ -189,7 +180,8 @@ func decodeWIF(s string, net *chaincfg.Params) (*wifKey, bool) {
 	if len(s) > 100 {
 		return nil, false
 	}
-	b, ok := decodeBase58Check(s)
+	b, ok := decodeBase58Check(s, 34)
+	defer clear(b)
 	if !ok || len(b) < 1 || b[0] != net.PrivateKeyID {
 		return nil, false
 	}
@@ -218,9 +210,9 @@ func encodeWIF(priv []byte, compressed bool, net *chaincfg.Params) string {
 	if compressed {
 		b = append(b, 1)
 	}
-	sum := doubleSHA256(b)
-	b = append(b, sum[:4]...)
-	return base58.Encode(b)
+	s := base58.EncodeCheckSecret(b)
+	clear(b)
+	return s
 }
 
 // deriveChild derives child i of k. A hardened child needs the private key.

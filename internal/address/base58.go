@@ -1,95 +1,22 @@
 package address
 
-import (
-	"crypto/sha256"
-	"strings"
-)
+import "github.com/descwallet/descwallet/internal/base58"
 
-const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
-
-var base58Rev = func() [256]int8 {
-	var t [256]int8
-	for i := range t {
-		t[i] = -1
-	}
-	for i := 0; i < len(base58Alphabet); i++ {
-		t[base58Alphabet[i]] = int8(i)
-	}
-	return t
-}()
-
-// isSpace is C's isspace in the "C" locale, which Core's decoder uses.
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\f' || c == '\n' || c == '\r' || c == '\t' || c == '\v'
-}
-
-// decodeBase58 decodes s with Core's DecodeBase58 rules: surrounding
-// whitespace is ignored, a NUL byte anywhere fails, and the result may be at
-// most maxLen bytes (the decoder stops as soon as it would be longer, so the
-// work is bounded whatever the input).
+// decodeBase58 decodes s with Core's DecodeBase58 rules (base58.Decode):
+// surrounding whitespace ignored, a NUL byte fails, at most maxLen bytes.
 func decodeBase58(s string, maxLen int) ([]byte, bool) {
-	if strings.IndexByte(s, 0) >= 0 {
-		return nil, false
-	}
-	i := 0
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	zeroes := 0
-	for i < len(s) && s[i] == '1' {
-		zeroes++
-		if zeroes > maxLen {
-			return nil, false
-		}
-		i++
-	}
-
-	// Big-endian base-256 accumulator; a digit adds at most one byte and
-	// the length is checked after each, so maxLen+1 bytes always suffice.
-	b := make([]byte, maxLen+1)
-	length := 0
-	for ; i < len(s) && !isSpace(s[i]); i++ {
-		carry := int(base58Rev[s[i]])
-		if carry < 0 {
-			return nil, false
-		}
-		j := 0
-		for k := len(b) - 1; (carry != 0 || j < length) && k >= 0; k, j = k-1, j+1 {
-			carry += 58 * int(b[k])
-			b[k] = byte(carry)
-			carry >>= 8
-		}
-		length = j
-		if length+zeroes > maxLen {
-			return nil, false
-		}
-	}
-	for i < len(s) && isSpace(s[i]) {
-		i++
-	}
-	if i != len(s) {
-		return nil, false
-	}
-	out := make([]byte, zeroes+length)
-	copy(out[zeroes:], b[len(b)-length:])
-	return out, true
-}
-
-func checksum(payload []byte) [4]byte {
-	h := sha256.Sum256(payload)
-	h = sha256.Sum256(h[:])
-	return [4]byte{h[0], h[1], h[2], h[3]}
+	return base58.Decode(s, maxLen)
 }
 
 // decodeBase58Check decodes a Base58Check string whose payload (before the
 // 4-byte checksum) is at most maxLen bytes, as Core's DecodeBase58Check.
 func decodeBase58Check(s string, maxLen int) ([]byte, bool) {
-	raw, ok := decodeBase58(s, maxLen+4)
+	raw, ok := base58.Decode(s, maxLen+4)
 	if !ok || len(raw) < 4 {
 		return nil, false
 	}
 	payload := raw[:len(raw)-4]
-	if checksum(payload) != [4]byte(raw[len(raw)-4:]) {
+	if base58.Checksum(payload) != [4]byte(raw[len(raw)-4:]) {
 		return nil, false
 	}
 	return payload, true
@@ -97,34 +24,5 @@ func decodeBase58Check(s string, maxLen int) ([]byte, bool) {
 
 // encodeBase58Check encodes payload followed by its checksum.
 func encodeBase58Check(payload []byte) string {
-	sum := checksum(payload)
-	data := append(append(make([]byte, 0, len(payload)+4), payload...), sum[:]...)
-
-	zeroes := 0
-	for zeroes < len(data) && data[zeroes] == 0 {
-		zeroes++
-	}
-	// Little-endian base-58 digits of the rest.
-	digits := make([]byte, 0, len(data)*138/100+1)
-	for _, c := range data[zeroes:] {
-		carry := int(c)
-		for k := range digits {
-			carry += int(digits[k]) << 8
-			digits[k] = byte(carry % 58)
-			carry /= 58
-		}
-		for carry > 0 {
-			digits = append(digits, byte(carry%58))
-			carry /= 58
-		}
-	}
-	var sb strings.Builder
-	sb.Grow(zeroes + len(digits))
-	for range zeroes {
-		sb.WriteByte('1')
-	}
-	for k := len(digits) - 1; k >= 0; k-- {
-		sb.WriteByte(base58Alphabet[digits[k]])
-	}
-	return sb.String()
+	return base58.EncodeCheck(payload)
 }

@@ -29,6 +29,9 @@ var forbidden = map[string][]string{
 	"internal/musig":   {"descriptor", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/sign":    {"internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},
 	"internal/secp":    {moduleAll}, // shared field arithmetic: a leaf
+	// Base58 for addresses and for WIF and xprv strings (decoded without
+	// math/big): a leaf that address, descriptor and sign share.
+	"internal/base58": {moduleAll},
 	// Coin selection is arithmetic over the coins the wallet hands it:
 	// script classification at most, no descriptors, keys or storage.
 	"internal/coinselect": {"descriptor", "psbt", "internal/sign", "internal/wallet", "internal/store", "internal/chain", "internal/scan", "internal/rpc", "internal/node", "std:net/http", "std:database/sql"},

@@ -60,13 +60,19 @@ var secretRoots = []string{
 	"descriptor.childPrivKey",
 	"descriptor.decodeWIF",
 	"(*descriptor.wifKey).pubKey",
+	"descriptor.encodeWIF",
+	"(*descriptor.extKey).xprv",
+	// WIF and xprv strings
+	"internal/base58.DecodeCheckSecret",
+	"internal/base58.EncodeCheckSecret",
 }
 
 // variableTime are functions whose running time depends on their input
 // and that must never see a secret: the variable-time half of package secp
 // (math/big inside), the library's math/big scalar inversions and the
 // library's ECDSA signers, which invert the nonce with them. Any use of
-// math/big, or of hdkeychain (math/big on private keys), counts too.
+// math/big, of hdkeychain (math/big on private keys) or of btcd's base58
+// (math/big divisions), counts too.
 var variableTime = map[string]bool{
 	"internal/secp.InvertField":      true,
 	"internal/secp.ToAffine":         true,
@@ -115,7 +121,9 @@ var publicParamTypes = map[string]bool{
 	"[]*github.com/decred/dcrd/dcrec/secp256k1/v4.PublicKey": true,
 }
 
-var variableTimePkgs = []string{"math/big", "github.com/btcsuite/btcd/btcutil/v2/hdkeychain"}
+var variableTimePkgs = []string{"math/big", "github.com/btcsuite/btcd/btcutil/v2/hdkeychain",
+	// btcd's base58 divides with math/big.
+	"github.com/btcsuite/btcd/address/v2/base58"}
 
 // TestSecretsConstantTime walks the static call graph of the module's
 // source from each secret function and fails when it reaches a

@@ -3,11 +3,11 @@ package sign
 import (
 	"sync"
 
-	"github.com/btcsuite/btcd/address/v2/base58"
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
+	"github.com/descwallet/descwallet/internal/base58"
 	"github.com/descwallet/descwallet/internal/script"
 )
 
@@ -107,10 +107,15 @@ func DecodeWIFs(wifs []string, net *chaincfg.Params) ([]*Key, error) {
 }
 
 func decodeWIF(s string, net *chaincfg.Params) (*secp256k1.PrivateKey, bool, error) {
-	payload, version, err := base58.CheckDecode(s)
-	if err != nil || version != net.PrivateKeyID {
+	// The project's decoder: the same work whatever the key, where btcd's
+	// divides with math/big. Version byte, key, compression flag.
+	raw, ok := base58.DecodeCheckSecret(s, 34)
+	if !ok || len(raw) < 1 || raw[0] != net.PrivateKeyID {
+		clear(raw)
 		return nil, false, newError(ErrInvalidKey, "Invalid private key")
 	}
+	defer clear(raw)
+	payload := raw[1:]
 	compressed := false
 	switch {
 	case len(payload) == 32:
