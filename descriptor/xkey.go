@@ -459,3 +459,31 @@ func childPrivKey(p *extKey, i uint32) (*[32]byte, *[64]byte, error) {
 	kp.PutBytes(out)
 	return out, ilr, nil
 }
+
+// MasterXprv returns the BIP 32 master extended private key of seed (16
+// to 64 bytes) as an xprv string of the network, and false when the seed
+// is out of range or gives an unusable key (probability about 2^-127).
+// It runs in constant time on the seed: HMAC-SHA512, the library's scalar
+// arithmetic, secp.ScalarBaseMultConst and the fixed-work Base58 encoder
+// (hdkeychain divides with math/big).
+func MasterXprv(seed []byte, net *chaincfg.Params) (string, bool) {
+	if len(seed) < 16 || len(seed) > 64 {
+		return "", false
+	}
+	mac := hmac.New(sha512.New, []byte("Bitcoin seed"))
+	mac.Write(seed)
+	var ilr [64]byte
+	mac.Sum(ilr[:0])
+	mac.Reset()
+	defer clear(ilr[:])
+	k := &extKey{priv: new([32]byte)}
+	defer clear(k.priv[:])
+	copy(k.priv[:], ilr[:32])
+	copy(k.chain[:], ilr[32:])
+	pub, ok := privToPub(k.priv)
+	if !ok {
+		return "", false
+	}
+	copy(k.pub[:], pub)
+	return k.xprv(net), true
+}

@@ -62,6 +62,7 @@ var secretRoots = []string{
 	"(*descriptor.wifKey).pubKey",
 	"descriptor.encodeWIF",
 	"(*descriptor.extKey).xprv",
+	"descriptor.MasterXprv",
 	// WIF and xprv strings
 	"internal/base58.DecodeCheckSecret",
 	"internal/base58.EncodeCheckSecret",

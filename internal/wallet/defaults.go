@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
-
 	"github.com/descwallet/descwallet/descriptor"
 )
 
@@ -28,11 +26,11 @@ func (w *Wallet) setupDefaultDescriptorsLocked(ctx context.Context) error {
 	if _, err := rand.Read(seed); err != nil {
 		return &Error{Kind: ErrWallet, Err: err, Description: "Unable to generate a seed"}
 	}
-	master, err := hdkeychain.NewMaster(seed, w.cfg.Net)
-	if err != nil {
-		return &Error{Kind: ErrWallet, Err: err, Description: "Unable to generate a seed"}
+	xprv, ok := descriptor.MasterXprv(seed, w.cfg.Net)
+	clear(seed)
+	if !ok {
+		return &Error{Kind: ErrWallet, Description: "Unable to generate a seed"}
 	}
-	xprv := master.String()
 	coin := w.cfg.Net.HDCoinType
 	templates := []struct {
 		purpose int
