@@ -4,18 +4,20 @@
 //
 // # Model
 //
-// Constant time (consttime.go), for private keys, nonces and the points
-// derived from them: InvertScalar (s⁻¹ mod n by exponentiation, where the
-// library only has a math/big inversion; in Montgomery form over math/bits,
-// the library's ModNScalar multiplication being too slow for 330 steps)
-// and ToAffineBatch (many points to affine form with one of the library's
-// constant-time field inversions). Of the library (dcrd secp256k1 v4.4.1),
-// ModNScalar and FieldVal arithmetic and FieldVal.Inverse (so
-// JacobianPoint.ToAffine) are constant time; ModNScalar.InverseValNonConst
-// is math/big; and there is no constant-time scalar multiplication:
-// ScalarBaseMultNonConst, which the library's own signers use (a table
-// lookup per byte of the scalar, additions that branch only on the
-// exceptional cases), is what the signer uses too.
+// Constant time (consttime.go, basemult.go), for private keys, nonces and
+// the points derived from them: InvertScalar (s⁻¹ mod n by exponentiation,
+// where the library only has a math/big inversion; in Montgomery form over
+// math/bits, the library's ModNScalar multiplication being too slow for 330
+// steps), ToAffineBatch (many points to affine form with one of the
+// library's constant-time field inversions) and ScalarBaseMultConst (k·G
+// by a signed fixed-window comb over a precomputed table, every entry of a
+// window read and selected by masks, complete projective additions). Of the
+// library (dcrd secp256k1 v4.4.1), ModNScalar and FieldVal arithmetic and
+// FieldVal.Inverse (so JacobianPoint.ToAffine) are constant time;
+// ModNScalar.InverseValNonConst is math/big; and it has no constant-time
+// scalar multiplication: ScalarBaseMultNonConst, which its own signers use,
+// looks up a table by each byte of the scalar, and its additions branch,
+// so it serves public scalars only.
 //
 // Variable time (field.go, fe.go, verify.go), for public data only: the
 // library inverts a field element by exponentiation (about 270 field
@@ -43,6 +45,7 @@
 // # Errors
 //
 // None: InvertField, ToAffine and ToAffineBatch report a point at infinity
-// (or a zero input) with a false result; InvertScalar maps zero to zero;
+// (or a zero input) with a false result; InvertScalar maps zero to zero,
+// ScalarBaseMultConst to the point at infinity;
 // VerifyECDSA and VerifySchnorr answer false for any invalid signature.
 package secp
