@@ -138,3 +138,24 @@ func TestScriptChunkMixedLengths(t *testing.T) {
 	}
 	sameScripts(t, "mixed", ch.appendTo(nil), in)
 }
+
+// TestDeriveScriptsAllocations checks the shape of a large watch list's
+// memory: a single-key ranged descriptor derives through the fast path
+// into chunk buffers, a small fraction of the allocations an Expand per
+// index and a slice per script take (about 13 an index).
+func TestDeriveScriptsAllocations(t *testing.T) {
+	priv, err := descriptor.Parse("wpkh("+watchTPrv+"/0/*)", &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := priv.Public()
+	const n = 4096
+	allocs := testing.AllocsPerRun(2, func() {
+		if _, err := deriveScripts(context.Background(), d, descriptor.NewCache(), 0, n); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if perIndex := allocs / n; perIndex > 4 {
+		t.Fatalf("%.1f allocations an index, want at most 4", perIndex)
+	}
+}
