@@ -76,8 +76,8 @@ func hexBytes(t testing.TB, h string) []byte {
 
 // TestScalarBaseMultConst compares ScalarBaseMultConst with the library's
 // ScalarBaseMultNonConst on edge scalars (0, small values, n-1, n-2, powers
-// of two, scalars whose digits after the offset are all zero or have long
-// runs of zero windows, one window set) and on hashed random scalars.
+// of two, extreme odd digits in every window, every top digit) and on
+// hashed random scalars.
 func TestScalarBaseMultConst(t *testing.T) {
 	var vals []secp256k1.ModNScalar
 	for _, v := range []uint32{0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 255, 256, 65535} {
@@ -96,29 +96,46 @@ func TestScalarBaseMultConst(t *testing.T) {
 		s.Negate()
 		vals = append(vals, s)
 	}
-	// -c: every signed digit is zero, the sum stays at infinity until the
-	// end. ±c, ±2c, and c plus or minus single windows.
-	baseTableOnce.Do(initBaseTable)
-	var negC secp256k1.ModNScalar
-	negC.NegateVal(&baseOffset)
-	vals = append(vals, negC, baseOffset)
-	var twoC secp256k1.ModNScalar
-	twoC.Add2(&baseOffset, &baseOffset)
-	vals = append(vals, twoC)
+	// Scalars at the edges of the odd-digit recoding, for every window i:
+	// ±m·2^(w·i) and ±m·2^(w·i) ± 1 for m = 1, 2^(w-1), 2^w - 1, 2^w, so
+	// that t (k or n - k) has extreme digits e_i = ±1, ±63 around window i
+	// and a small or large running sum before it; and the top window's
+	// e_42 from 1 to 15 with the running sum near ±e_42·2^252.
 	for i := range baseWindows {
-		for _, d := range []uint32{1, baseHalf - 1, baseHalf} {
-			// -c + d·2^(w·i) and -c - d·2^(w·i): one nonzero digit.
-			var s, p secp256k1.ModNScalar
-			p.SetInt(d)
+		for _, m := range []uint32{1, baseHalf, 2*baseHalf - 1, 2 * baseHalf} {
+			var p secp256k1.ModNScalar
+			p.SetInt(m)
 			for range i {
 				var r secp256k1.ModNScalar
 				r.SetInt(1 << baseW)
 				p.Mul(&r)
 			}
-			s.Add2(&negC, &p)
+			var one secp256k1.ModNScalar
+			one.SetInt(1)
+			for range 2 {
+				var s secp256k1.ModNScalar
+				vals = append(vals, p)
+				s.Add2(&p, &one)
+				vals = append(vals, s)
+				s.NegateVal(&one).Add(&p)
+				vals = append(vals, s)
+				p.Negate()
+			}
+		}
+	}
+	for e := range 16 {
+		for _, low := range []string{
+			"0000000000000000000000000000000000000000000000000000000000000001",
+			"0fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+			"0800000000000000000000000000000000000000000000000000000000000001",
+			"07ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff",
+		} {
+			b := hexBytes(t, low)
+			b[0] |= byte(e) << 4
+			var s secp256k1.ModNScalar
+			s.SetByteSlice(b) // reduced modulo n
 			vals = append(vals, s)
-			p.Negate()
-			s.Add2(&negC, &p)
+			s.Negate()
 			vals = append(vals, s)
 		}
 	}
@@ -146,52 +163,46 @@ func TestScalarBaseMultConst(t *testing.T) {
 	}
 }
 
-// TestMixedAddExceptional checks the complete addition on the cases an
-// incomplete one gets wrong: P + P (a doubling), P + (-P) (infinity) and
-// infinity + P, against the library.
-func TestMixedAddExceptional(t *testing.T) {
-	for _, v := range []uint32{1, 2, 5, 1000} {
-		var s secp256k1.ModNScalar
-		s.SetInt(v)
-		var p secp256k1.JacobianPoint
-		secp256k1.ScalarBaseMultNonConst(&s, &p)
-		p.ToAffine()
-		var negY secp256k1.FieldVal
-		negY.NegateVal(&p.Y, 1).Normalize()
-		var one, zeroF secp256k1.FieldVal
-		one.SetInt(1)
-		var x3, y3, z3 secp256k1.FieldVal
-
-		// P + P = 2P
-		mixedAdd(&x3, &y3, &z3, &p.X, &p.Y, &one, &p.X, &p.Y)
+// TestJacAddAffine checks the Jacobian-plus-affine addition against the
+// library on random points, with a Jacobian input whose Z is not 1 and
+// whose X and Y have the largest magnitudes the caller allows.
+func TestJacAddAffine(t *testing.T) {
+	for i := range 200 {
+		h1 := sha256.Sum256([]byte{byte(i), 'a'})
+		h2 := sha256.Sum256([]byte{byte(i), 'b'})
+		var s1, s2 secp256k1.ModNScalar
+		s1.SetBytes(&h1)
+		s2.SetBytes(&h2)
+		var p1, p2 secp256k1.JacobianPoint
+		secp256k1.ScalarBaseMultNonConst(&s1, &p1)
+		secp256k1.ScalarBaseMultNonConst(&s2, &p2)
+		p2.ToAffine()
 		var want secp256k1.JacobianPoint
-		secp256k1.DoubleNonConst(&p, &want)
+		secp256k1.AddNonConst(&p1, &p2, &want)
 		want.ToAffine()
-		checkProjective(t, "P+P", &x3, &y3, &z3, &want)
 
-		// P + (-P) = infinity
-		mixedAdd(&x3, &y3, &z3, &p.X, &p.Y, &one, &p.X, &negY)
-		if !z3.Normalize().IsZero() {
-			t.Errorf("v=%d: P + (-P) has Z != 0", v)
+		// Rescale p1 by λ² and λ³ (λ from the hash), then raise the
+		// magnitudes of X and Y to 6 and 3 by negating twice: (6p - (p' - X))
+		// and (3p - (p' - Y)) with p' = 2p.
+		var lam, l2, l3 secp256k1.FieldVal
+		lam.SetBytes(&h1)
+		l2.SquareVal(&lam)
+		l3.Mul2(&l2, &lam)
+		var x, y, z secp256k1.FieldVal
+		x.Mul2(&p1.X, &l2).Normalize()
+		y.Mul2(&p1.Y, &l3).Normalize()
+		z.Mul2(&p1.Z, &lam).Normalize()
+		x.Negate(1).Negate(5) // magnitude 6
+		y.Negate(1).Negate(2) // magnitude 3
+		jacAddAffine(&x, &y, &z, &p2.X, &p2.Y)
+		got := secp256k1.JacobianPoint{X: x, Y: y, Z: z}
+		got.X.Normalize()
+		got.Y.Normalize()
+		got.Z.Normalize()
+		got.ToAffine()
+		if !got.X.Equals(&want.X) || !got.Y.Equals(&want.Y) {
+			t.Fatalf("case %d: got (%v, %v), want (%v, %v)", i, &got.X, &got.Y, &want.X, &want.Y)
 		}
-		// infinity + P = P
-		mixedAdd(&x3, &y3, &z3, &zeroF, &one, &zeroF, &p.X, &p.Y)
-		checkProjective(t, "O+P", &x3, &y3, &z3, &p)
-	}
-}
-
-func checkProjective(t *testing.T, what string, x, y, z *secp256k1.FieldVal, want *secp256k1.JacobianPoint) {
-	t.Helper()
-	var zi, ax, ay secp256k1.FieldVal
-	zi.Set(z).Normalize()
-	if zi.IsZero() {
-		t.Fatalf("%s: infinity", what)
-	}
-	zi.Inverse()
-	ax.Set(x).Normalize().Mul(&zi).Normalize()
-	ay.Set(y).Normalize().Mul(&zi).Normalize()
-	if !ax.Equals(&want.X) || !ay.Equals(&want.Y) {
-		t.Fatalf("%s: got (%v, %v), want (%v, %v)", what, &ax, &ay, &want.X, &want.Y)
 	}
 }
 
