@@ -176,14 +176,22 @@ func ScalarBaseMultConst(k *secp256k1.ModNScalar, result *secp256k1.JacobianPoin
 		idx := (u & (baseHalf - 1)) ^ ((pos ^ 1) * (baseHalf - 1))
 
 		// Q = e_i·2^(w·i)·G, every entry read.
-		var q ctAffine
+		// Eight words in locals, so that they stay in registers.
+		var q0, q1, q2, q3, q4, q5, q6, q7 uint64
 		row := &tbl[i]
-		for j := range baseHalf {
+		for j := range row {
 			m := -uint64(eqMask(idx, uint32(j)))
-			for k := range q {
-				q[k] |= row[j][k] & m
-			}
+			e := &row[j]
+			q0 |= e[0] & m
+			q1 |= e[1] & m
+			q2 |= e[2] & m
+			q3 |= e[3] & m
+			q4 |= e[4] & m
+			q5 |= e[5] & m
+			q6 |= e[6] & m
+			q7 |= e[7] & m
 		}
+		q := ctAffine{q0, q1, q2, q3, q4, q5, q6, q7}
 		// Y := p - Y when e_i < 0 (Y ≠ 0 on this curve, so p - Y < p).
 		var ny [4]uint64
 		var borrow uint64
