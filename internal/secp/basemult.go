@@ -22,23 +22,28 @@ import (
 // public data. Every entry of a window is read and the wanted one kept by
 // a mask; its Y is negated under a mask (p - y on the packed words).
 //
-// No exceptional case. The running sum before window i is a_i·G with
+// Exceptional cases. The running sum before window i is a_i·G with
 // a_i = Σ_{j<i} e_j·2^(w·j): odd, so nonzero, and |a_i| ≤ 2^(w·i) - 1.
-// The addend is e_i·2^(w·i)·G. For i ≤ 41 every value is below 2^252 <
-// n/2 in absolute value, so a_i ≡ ±e_i·2^(w·i) (mod n) would need an odd
-// number to equal an even one; for i = 42, t < 2^256 forces
-// e_42 ∈ {1, .., 15}, a_42 - e_42·2^252 lies in (-n, 0) and
-// a_42 + e_42·2^252 = t in [1, n). So the sum is never the point at
-// infinity and never equal to or the negation of the addend, and the
-// plain Jacobian-plus-affine addition (3 squarings, 8 multiplications, no
-// branch) is exact at every step. Window 0 starts the sum directly.
+// The addend is e_i·2^(w·i)·G; the plain addition fails when
+// a_i ∓ e_i·2^(w·i) ≡ 0 (mod n). For 1 ≤ i ≤ 41 that number is odd and
+// below 2^(w·i+w) ≤ 2^252 < n in absolute value, so it is not 0 modulo
+// n, and the plain Jacobian-plus-affine addition (3 squarings, 8
+// multiplications, no branch) is exact. For the top window t < 2^256
+// forces e_42 ∈ {1, .., 15}; a_42 + e_42·2^252 = t is in [1, n), but
+// a_42 - e_42·2^252 lies in (-2^256, 0) and is -n for exactly one t
+// (30·2^252 - n, e_42 = 15, a_42 = 15·2^252 - n): the sum equals the
+// addend, a doubling. The top window is therefore added with the complete
+// mixed formula of Renes, Costello and Batina (2016, algorithm 8, a = 0)
+// in projective coordinates, which has no exceptional case. Window 0
+// starts the sum directly.
 //
 // All arithmetic is the library's FieldVal arithmetic, whose operations
 // are constant time; the final negation and the clearing for k = 0 are
 // done by multiplying by 0 or 1 (FieldVal.MulInt) and adding. Nothing
 // branches on or indexes by the scalar.
 //
-// 43 windows of 32 entries (88 KiB, built on first use), 42 additions.
+// 43 windows of 32 entries (88 KiB, built on first use), 41 plain
+// additions and one complete one.
 
 const (
 	baseW       = 6
@@ -162,6 +167,7 @@ func ScalarBaseMultConst(k *secp256k1.ModNScalar, result *secp256k1.JacobianPoin
 	// Jacobian sum (X, Y, Z); magnitudes X ≤ 6, Y ≤ 3, Z = 1 between
 	// windows.
 	var X, Y, Z, qx, qy secp256k1.FieldVal
+	var px, py, pz, zz, sx, sy, sz secp256k1.FieldVal
 	var qb [32]byte
 	for i := range baseWindows {
 		// Digit i (bit positions are public).
@@ -219,7 +225,22 @@ func ScalarBaseMultConst(k *secp256k1.ModNScalar, result *secp256k1.JacobianPoin
 			Z.SetInt(1)
 			continue
 		}
-		jacAddAffine(&X, &Y, &Z, &qx, &qy)
+		if i < baseWindows-1 {
+			jacAddAffine(&X, &Y, &Z, &qx, &qy)
+			continue
+		}
+		// The top window may be a doubling (see above): the complete
+		// formula, on the projective (X·Z : Y : Z³), back to Jacobian
+		// (X·Z, Y·Z², Z) after.
+		px.Mul2(&X, &Z)
+		py.Set(&Y).Normalize()
+		zz.SquareVal(&Z)
+		pz.Mul2(&zz, &Z)
+		mixedAdd(&sx, &sy, &sz, &px, &py, &pz, &qx, &qy)
+		X.Mul2(&sx, &sz)
+		zz.SquareVal(&sz)
+		Y.Mul2(&sy, &zz)
+		Z.Set(&sz)
 	}
 	clear(limbs[:])
 	clear(qb[:])
@@ -235,7 +256,7 @@ func ScalarBaseMultConst(k *secp256k1.ModNScalar, result *secp256k1.JacobianPoin
 	result.X.Set(&X).MulInt(keep).Normalize()
 	result.Y.Set(&Y).MulInt(keep).Normalize()
 	result.Z.Set(&Z).MulInt(keep).Normalize()
-	for _, f := range []*secp256k1.FieldVal{&X, &Y, &Z, &qx, &qy, &negY} {
+	for _, f := range []*secp256k1.FieldVal{&X, &Y, &Z, &qx, &qy, &negY, &px, &py, &pz, &zz, &sx, &sy, &sz} {
 		f.Zero()
 	}
 }
@@ -245,7 +266,7 @@ func ScalarBaseMultConst(k *secp256k1.ModNScalar, result *secp256k1.JacobianPoin
 // x1 ≤ 6, y1 ≤ 3, z1 ≤ 8, x2 ≤ 1, y2 ≤ 8; the outputs are x1 ≤ 6, y1 ≤ 3,
 // z1 = 1. The addition is not complete: (x1, y1, z1) must not be the point
 // at infinity nor ±(x2, y2) (ScalarBaseMultConst's recoding rules both
-// out); otherwise the result is garbage.
+// out below its top window); otherwise the result is garbage.
 func jacAddAffine(x1, y1, z1, x2, y2 *secp256k1.FieldVal) {
 	var zz, zzz, h, r, hh, hhh, v, t secp256k1.FieldVal
 	zz.SquareVal(z1)             // 1
@@ -267,6 +288,42 @@ func jacAddAffine(x1, y1, z1, x2, y2 *secp256k1.FieldVal) {
 	y1.Add(hhh.Negate(1))        // Y3 = R·(V - X3) - Y1·H³: 3
 	z1.Mul(&h)                   // Z3 = Z1·H: 1
 	for _, f := range []*secp256k1.FieldVal{&zz, &zzz, &h, &r, &hh, &hhh, &v, &t} {
+		f.Zero()
+	}
+}
+
+// mixedAdd sets (x3:y3:z3) = (x1:y1:z1) + (x2, y2) by the complete mixed
+// addition for a = 0 (Renes-Costello-Batina 2016, algorithm 8), b3 = 3·7.
+// Input magnitudes: x1 ≤ 3, y1 ≤ 2, z1 = 1, x2 = 1, y2 ≤ 2; the output has
+// the same bounds. (x2, y2) must not be the point at infinity; the sum may
+// be anything.
+func mixedAdd(x3, y3, z3, x1, y1, z1, x2, y2 *secp256k1.FieldVal) {
+	const b3 = 21
+	var t0, t1, t2, t3, t4, u secp256k1.FieldVal
+	t0.Mul2(x1, x2)             // 1
+	t1.Mul2(y1, y2)             // 1
+	t3.Add2(x2, y2)             // 3
+	t4.Add2(x1, y1)             // 5
+	t3.Mul(&t4)                 // 1
+	t4.Add2(&t0, &t1)           // 2
+	t3.Add(u.NegateVal(&t4, 2)) // 4
+	t4.Mul2(y2, z1).Add(y1)     // 3
+	u.Mul2(x2, z1).Add(x1)      // Y3 in the paper: 4
+	x3.Add2(&t0, &t0)           // 2
+	t0.Add(x3)                  // 3
+	t2.Set(z1).MulInt(b3).Normalize()
+	z3.Add2(&t1, &t2)                    // 2
+	t1.Add(t2.Negate(1))                 // 3
+	u.Normalize().MulInt(b3).Normalize() // 1
+	x3.Mul2(&t4, &u)                     // 1
+	t2.Mul2(&t3, &t1)                    // 1
+	x3.Negate(1).Add(&t2)                // 3
+	y3.Mul2(&u, &t0)                     // 1
+	t1.Mul(z3)                           // 1
+	y3.Add(&t1)                          // 2
+	t0.Mul(&t3)                          // 1
+	z3.Mul(&t4).Add(&t0).Normalize()     // 1
+	for _, f := range []*secp256k1.FieldVal{&t0, &t1, &t2, &t3, &t4, &u} {
 		f.Zero()
 	}
 }

@@ -149,6 +149,10 @@ func TestScalarBaseMultConst(t *testing.T) {
 		"fffffffffffffffffffffffffffffffe00000000000000000000000000000000",
 		"7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0", // (n-1)/2
 		"7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a1",
+		// t = 30·2^252 - n and n - t: the running sum before the top
+		// window equals the addend (15·2^252 - n ≡ 15·2^252), a doubling.
+		"e00000000000000000000000000000014551231950b75fc4402da1732fc9bebf",
+		"1ffffffffffffffffffffffffffffffd755db9cd5e9140777fa4bd19a06c8282",
 	} {
 		vals = append(vals, scalarHex(t, h))
 	}
@@ -203,6 +207,55 @@ func TestJacAddAffine(t *testing.T) {
 		if !got.X.Equals(&want.X) || !got.Y.Equals(&want.Y) {
 			t.Fatalf("case %d: got (%v, %v), want (%v, %v)", i, &got.X, &got.Y, &want.X, &want.Y)
 		}
+	}
+}
+
+// TestMixedAddExceptional checks the complete addition on the cases an
+// incomplete one gets wrong: P + P (a doubling), P + (-P) (infinity) and
+// infinity + P, against the library.
+func TestMixedAddExceptional(t *testing.T) {
+	for _, v := range []uint32{1, 2, 5, 1000} {
+		var s secp256k1.ModNScalar
+		s.SetInt(v)
+		var p secp256k1.JacobianPoint
+		secp256k1.ScalarBaseMultNonConst(&s, &p)
+		p.ToAffine()
+		var negY secp256k1.FieldVal
+		negY.NegateVal(&p.Y, 1).Normalize()
+		var one, zeroF secp256k1.FieldVal
+		one.SetInt(1)
+		var x3, y3, z3 secp256k1.FieldVal
+
+		// P + P = 2P
+		mixedAdd(&x3, &y3, &z3, &p.X, &p.Y, &one, &p.X, &p.Y)
+		var want secp256k1.JacobianPoint
+		secp256k1.DoubleNonConst(&p, &want)
+		want.ToAffine()
+		checkProjective(t, "P+P", &x3, &y3, &z3, &want)
+
+		// P + (-P) = infinity
+		mixedAdd(&x3, &y3, &z3, &p.X, &p.Y, &one, &p.X, &negY)
+		if !z3.Normalize().IsZero() {
+			t.Errorf("v=%d: P + (-P) has Z != 0", v)
+		}
+		// infinity + P = P
+		mixedAdd(&x3, &y3, &z3, &zeroF, &one, &zeroF, &p.X, &p.Y)
+		checkProjective(t, "O+P", &x3, &y3, &z3, &p)
+	}
+}
+
+func checkProjective(t *testing.T, what string, x, y, z *secp256k1.FieldVal, want *secp256k1.JacobianPoint) {
+	t.Helper()
+	var zi, ax, ay secp256k1.FieldVal
+	zi.Set(z).Normalize()
+	if zi.IsZero() {
+		t.Fatalf("%s: infinity", what)
+	}
+	zi.Inverse()
+	ax.Set(x).Normalize().Mul(&zi).Normalize()
+	ay.Set(y).Normalize().Mul(&zi).Normalize()
+	if !ax.Equals(&want.X) || !ay.Equals(&want.Y) {
+		t.Fatalf("%s: got (%v, %v), want (%v, %v)", what, &ax, &ay, &want.X, &want.Y)
 	}
 }
 
