@@ -90,14 +90,7 @@ func TestEventLogKill(t *testing.T) {
 		outs[i] = wire.NewTxOut(2_000_000, spk)
 	}
 	phase("wallets made")
-	// Fund pays a fixed fee: beyond about a hundred outputs its
-	// transaction pays less than btcd mines, so the coins go out in
-	// transactions of at most a hundred outputs.
-	for len(outs) > 0 {
-		k := min(len(outs), 100)
-		n.Fund(outs[:k]...)
-		outs = outs[k:]
-	}
+	n.Fund(outs...)
 	n.Generate(1)
 	waitTips(t, d, names, n.BestBlockHash())
 	phase("payer funded")

@@ -5,8 +5,13 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 )
 
-// FundFee is the fee, in satoshis, of every transaction Fund builds.
+// FundFee is the fee, in satoshis, of a transaction Fund builds, unless
+// it pays so many outputs that this is under fundFeeRate.
 const FundFee = 10_000
+
+// fundFeeRate, in sat/vB, is the least rate a Fund transaction pays: below
+// about 1 sat/vB btcd relays it but does not mine it.
+const fundFeeRate = 2
 
 // fundStock is how many coinbases Fund matures when it runs out.
 const fundStock = 100
@@ -39,7 +44,15 @@ func (b *Btcd) Fund(outputs ...*wire.TxOut) string {
 	for _, o := range outputs {
 		total += o.Value
 	}
-	change := coin.Value - total - FundFee
+	// A P2WPKH spend of one coinbase paying the outputs and the change:
+	// version, counts and locktime, the input, its witness discounted,
+	// each output's value, script length and script.
+	vsize := int64(10 + 41 + 27)
+	for _, o := range append(outputs, wire.NewTxOut(0, miner.WPKH.Script)) {
+		vsize += int64(9 + len(o.PkScript))
+	}
+	fee := max(int64(FundFee), fundFeeRate*vsize)
+	change := coin.Value - total - fee
 	if change < 0 {
 		b.tb.Fatalf("Fund: outputs of %d sat exceed the coinbase's %d less the fee", total, coin.Value)
 	}
