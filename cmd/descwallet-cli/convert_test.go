@@ -2,7 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/rpc/methods"
 )
 
 // convertCase is one conversion of a call's arguments: the JSON params
@@ -109,10 +115,15 @@ func TestConvertTable(t *testing.T) {
 			t.Errorf("bad entry %+v", p)
 		}
 		k := key{p.method, p.index}
-		if f, ok := formats[k]; ok && f != p.format {
+		// Two names at one position are an object parameter and one of
+		// its options (for -named); the first listed, the object, gives
+		// the positional format. One name twice must agree.
+		if f, ok := formats[k]; ok && f != p.format && byPosition(p.method, p.index).name == p.name {
 			t.Errorf("%s position %d listed with two formats", p.method, p.index)
 		}
-		formats[k] = p.format
+		if _, ok := formats[k]; !ok {
+			formats[k] = p.format
+		}
 	}
 }
 
@@ -130,4 +141,41 @@ func FuzzConvert(f *testing.F) {
 			t.Fatalf("named: invalid JSON %s", p)
 		}
 	})
+}
+
+// hiddenParam lists parameters bitcoin-cli converts that the server does
+// not declare: Core's hidden test arguments.
+var hiddenParam = map[string]bool{"stop wait": true}
+
+// TestConvertTableCoversServer checks the table against the methods the
+// daemon serves: every parameter the server declares as a number, boolean,
+// object, array, amount or range is listed as JSON at its position and
+// under its name (bitcoin-cli sends every unlisted argument as a string,
+// which the server refuses where it checks the type: "createrawtransaction
+// '[]' ..." would send the string "[]"), and every listed parameter of a
+// served method names a parameter the server has at that position.
+func TestConvertTableCoversServer(t *testing.T) {
+	t.Parallel()
+	for _, m := range methods.All(&methods.Deps{Net: &chaincfg.RegressionNetParams}) {
+		if m.Passthrough {
+			continue
+		}
+		for i, p := range m.Params {
+			e := byPosition(m.Name, i)
+			switch p.Type {
+			case rpc.TypeNumber, rpc.TypeBool, rpc.TypeObject, rpc.TypeArray, rpc.TypeAmount, rpc.TypeRange:
+				if e == nil || e.format == formatString {
+					t.Errorf("%s position %d (%s, %s): not listed as JSON", m.Name, i, p.Name, p.Type)
+				}
+			}
+			if e != nil && byName(m.Name, p.Name) == nil {
+				t.Errorf("%s position %d: listed as %q, the server calls it %q", m.Name, i, e.name, p.Name)
+			}
+		}
+		for _, e := range convertParams {
+			if e.method == m.Name && e.index >= len(m.Params) && !hiddenParam[e.method+" "+e.name] && !slices.ContainsFunc(m.Params, func(p rpc.Param) bool { return slices.Contains(p.NamedOnly, e.name) }) {
+				t.Errorf("%s: listed position %d (%s) beyond the server's %d parameters", m.Name, e.index, e.name, len(m.Params))
+			}
+		}
+	}
 }

@@ -69,6 +69,16 @@ func TestCLI(t *testing.T) {
 			cliResult{"", "error code: -8\nerror message:\nUnknown named parameter bogus\n", 8}},
 		{"bad json argument", "", []string{"echojson", "{"},
 			cliResult{"", "error: Error parsing JSON: {\n", 1}},
+		// Arguments bitcoin-cli sends as JSON (its conversion table):
+		// arrays, objects, numbers and booleans of the raw transaction
+		// and util calls.
+		{"createrawtransaction", "", []string{"createrawtransaction",
+			`[{"txid":"56de916503d37a7e31eaa8dedcd5aab858300beee29e9049eff173397c1b6293","vout":0}]`,
+			`[{"bcrt1qwrqgj90aptm6fwvexjqanpxxtruh5ne37f26e8":1.5}]`, "0", "true"},
+			cliResult{"020000000193621b7c3973f1ef49909ee2ee0b3058b8aad5dcdea8ea317e7ad3036591de560000000000fdffffff0180d1f0080000000016001470c08915fd0af7a4b9993481d984c658f97a4f3100000000\n", "", 0}},
+		{"createmultisig", "", []string{"createmultisig", "1",
+			`["02e2c33d94db1e766ebfe0f1915466c305e457e76ec0e4538e21d2a23adc776b85"]`, "legacy"},
+			cliResult{"{\n  \"address\": \"2N6H7PMrDNmFVT8ZrRLWzEuwUw2MkugBh96\",\n  \"redeemScript\": \"512102e2c33d94db1e766ebfe0f1915466c305e457e76ec0e4538e21d2a23adc776b8551ae\",\n  \"descriptor\": \"sh(multi(1,02e2c33d94db1e766ebfe0f1915466c305e457e76ec0e4538e21d2a23adc776b85))#lqgrrv2m\"\n}\n", "", 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
