@@ -30,6 +30,11 @@ func (c *jmClient) post(method string, params ...any) rawReply {
 	}
 	c.id++
 	r := postRaw(c.t, c.d, c.path, map[string]any{"method": method, "params": params, "id": c.id})
+	// queryHTTP treats any other status as a broken connection and
+	// shuts JoinMarket down.
+	if r.Status != 200 && r.Status != 404 && r.Status != 500 {
+		c.t.Errorf("%s: HTTP %d, JoinMarket accepts only 200, 404 and 500", method, r.Status)
+	}
 	if _, ok := r.Members["jsonrpc"]; ok {
 		c.t.Errorf("%s: reply to a request without jsonrpc has a jsonrpc member", method)
 	}
@@ -128,6 +133,30 @@ func TestJoinMarketFlow(t *testing.T) {
 		t.Fatalf("listwallets after creation: %q", loaded)
 	}
 	w := &jmClient{t: t, d: d, path: walletPath(walletName)}
+	// A restart finds the wallet on disk but not loaded: loadwallet, then
+	// getwalletinfo says whether imports are descriptors.
+	var unloaded struct{}
+	node.call(&unloaded, "unloadwallet", walletName)
+	node.call(&loaded, "listwallets")
+	if slices.Contains(loaded, walletName) {
+		t.Fatalf("listwallets after unloadwallet: %q", loaded)
+	}
+	node.call(&created, "loadwallet", walletName)
+	var winfo struct {
+		Descriptors *bool `json:"descriptors"`
+		Scanning    *bool `json:"scanning"`
+	}
+	w.call(&winfo, "getwalletinfo")
+	if created.Name != walletName || winfo.Descriptors == nil || !*winfo.Descriptors ||
+		winfo.Scanning == nil || *winfo.Scanning {
+		t.Fatalf("loadwallet %+v, getwalletinfo %+v", created, winfo)
+	}
+	// import_addresses_if_needed: the label is not there yet.
+	var labels []string
+	w.call(&labels, "listlabels")
+	if slices.Contains(labels, label) {
+		t.Fatalf("listlabels before the import: %q", labels)
+	}
 
 	// Address import: addr() descriptors with their checksum, the label,
 	// a timestamp of "now" for fresh addresses.
@@ -163,6 +192,20 @@ func TestJoinMarketFlow(t *testing.T) {
 		w.call(&ai, "getaddressinfo", k.WPKH.Address)
 		if !ai.IsMine || !slices.Equal(ai.Labels, []string{label}) {
 			t.Fatalf("getaddressinfo %s: %+v", k.WPKH.Address, ai)
+		}
+	}
+
+	w.call(&labels, "listlabels")
+	var byLabel map[string]struct {
+		Purpose string `json:"purpose"`
+	}
+	w.call(&byLabel, "getaddressesbylabel", label)
+	if !slices.Contains(labels, label) || len(byLabel) != len(keys) {
+		t.Fatalf("listlabels %q, getaddressesbylabel %+v", labels, byLabel)
+	}
+	for _, k := range keys {
+		if byLabel[k.WPKH.Address].Purpose != "receive" {
+			t.Fatalf("getaddressesbylabel: %s missing: %+v", k.WPKH.Address, byLabel)
 		}
 	}
 
@@ -221,6 +264,63 @@ func TestJoinMarketFlow(t *testing.T) {
 		t.Fatalf("listtransactions past the end: %+v", empty)
 	}
 
+	// sync_addresses_fast: the used addresses are those listaddressgroupings
+	// shows with the wallet's label third; the coins are listunspent's
+	// (JoinMarket's default listunspent_args, none) with that label, their
+	// heights from confirmations.
+	var groups [][][]any
+	w.call(&groups, "listaddressgroupings")
+	used := map[string]bool{}
+	for _, g := range groups {
+		for _, item := range g {
+			if len(item) >= 3 && item[2] == label {
+				used[item[0].(string)] = true
+			}
+		}
+	}
+	var unspent []struct {
+		TxID          string  `json:"txid"`
+		Address       string  `json:"address"`
+		Label         *string `json:"label"`
+		Amount        float64 `json:"amount"`
+		Confirmations int64   `json:"confirmations"`
+	}
+	w.call(&unspent, "listunspent")
+	mine := 0
+	for _, u := range unspent {
+		if u.Label != nil && *u.Label == label && u.Confirmations == 1 {
+			mine++
+		}
+	}
+	if len(used) != len(keys) || mine != len(keys) {
+		t.Fatalf("listaddressgroupings %v (used %v), listunspent %+v", groups, used, unspent)
+	}
+	// The fee estimate (targets 1 then 2 when 1 has none), the mempool
+	// floor and the RBF policy, the median time of the tip.
+	for _, target := range []int{1, 2} {
+		var est struct {
+			FeeRate *float64 `json:"feerate"`
+			Errors  []string `json:"errors"`
+			Blocks  *int     `json:"blocks"`
+		}
+		node.call(&est, "estimatesmartfee", target)
+		if est.Blocks == nil || (est.FeeRate == nil) == (len(est.Errors) == 0) {
+			t.Fatalf("estimatesmartfee %d: %+v", target, est)
+		}
+	}
+	var mpi map[string]any
+	node.call(&mpi, "getmempoolinfo")
+	if _, ok := mpi["mempoolminfee"].(float64); !ok {
+		t.Fatalf("getmempoolinfo: %v", mpi)
+	}
+	var chainInfo struct {
+		MedianTime int64 `json:"mediantime"`
+	}
+	node.call(&chainInfo, "getblockchaininfo")
+	if chainInfo.MedianTime == 0 {
+		t.Fatalf("getblockchaininfo: no mediantime")
+	}
+
 	// query_utxo_set: gettxout(txid, n, include_mempool) for each coin.
 	type txOut struct {
 		Value         float64 `json:"value"`
@@ -253,6 +353,13 @@ func TestJoinMarketFlow(t *testing.T) {
 	spend.AddTxOut(wire.NewTxOut(600_000, outside.WPKH.Script))
 	spend.AddTxOut(wire.NewTxOut(390_000, keys[2].WPKH.Script))
 	signWPKH(t, keys[0], spend, []int64{1_000_000})
+	var accepted []struct {
+		Allowed bool `json:"allowed"`
+	}
+	node.call(&accepted, "testmempoolaccept", []string{testenv.TxHex(t, spend)})
+	if len(accepted) != 1 || !accepted[0].Allowed {
+		t.Fatalf("testmempoolaccept: %+v", accepted)
+	}
 	var sent string
 	node.call(&sent, "sendrawtransaction", testenv.TxHex(t, spend))
 	if sent != spend.TxHash().String() {
@@ -326,5 +433,34 @@ func TestJoinMarketFlow(t *testing.T) {
 	node.call(&proof2, "gettxoutproof", []string{sent}, mined)
 	if proof2 != proof {
 		t.Fatalf("gettxoutproof with the block hash differs")
+	}
+	// verify_tx_merkle_branch: JoinMarket keeps the proof without its
+	// header and puts back the raw header of the block at that height.
+	var height int64
+	w.call(&height, "getblockcount")
+	var atHeight, rawHeader string
+	node.call(&atHeight, "getblockhash", height)
+	node.call(&rawHeader, "getblockheader", atHeight, false)
+	node.call(&proven, "verifytxoutproof", rawHeader+proof[160:])
+	if atHeight != mined || !slices.Equal(proven, []string{sent}) {
+		t.Fatalf("verifytxoutproof of the rebuilt proof: %q (block %s, mined %s)", proven, atHeight, mined)
+	}
+	// The rescan of a recovery sync, then its status.
+	var rescan struct {
+		StartHeight int64 `json:"start_height"`
+		StopHeight  int64 `json:"stop_height"`
+	}
+	w.call(&rescan, "rescanblockchain", height-1)
+	w.call(&winfo, "getwalletinfo")
+	if rescan.StartHeight != height-1 || rescan.StopHeight != height || *winfo.Scanning {
+		t.Fatalf("rescanblockchain %+v, getwalletinfo %+v", rescan, winfo)
+	}
+	// An address of another wallet is not imported (no label).
+	var ai struct {
+		Labels []string `json:"labels"`
+	}
+	w.call(&ai, "getaddressinfo", outside.WPKH.Address)
+	if ai.Labels == nil || len(ai.Labels) != 0 {
+		t.Fatalf("getaddressinfo of an outside address: %+v", ai)
 	}
 }
