@@ -3,6 +3,8 @@ package walletscan_test
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -156,7 +158,7 @@ func TestMempoolSpendConfirms(t *testing.T) {
 	b.Fund(wire.NewTxOut(50_000, stranger.WPKH.Script))
 	b.Generate(1)
 
-	d := startNode(t, t.TempDir(), b)
+	d := startNode(t, t.TempDir(), b, "-chainpoll=200")
 	var cw json.RawMessage
 	call(t, d.client(""), &cw, "createwallet", "w", true, true)
 	c := d.client("w")
@@ -203,9 +205,22 @@ func TestMempoolSpendConfirms(t *testing.T) {
 
 	block := b.Generate(1)[0]
 	waitSynced(t, c, b)
-	// Give the follower a mempool poll after the block: the old code
-	// dropped the spend there as gone from the mempool.
-	time.Sleep(3 * time.Second)
+	// The old code dropped the spend as gone from the mempool at the first
+	// mempool poll after the block. A poll hands the wallet the new
+	// transactions it finds before it looks for those that left, so two
+	// payments seen one after the other prove that a whole poll ran after
+	// the block: the second was sent once the first was seen, so a later
+	// poll found it.
+	const marker = 30_000
+	var markers []string
+	for range 2 {
+		id := b.Fund(wire.NewTxOut(marker, key.WPKH.Script))
+		markers = append(markers, id+":0")
+		testenv.Eventually(t, 30*time.Second, func() error {
+			var gt walletTx
+			return c.CallResult(&gt, "gettransaction", id)
+		})
+	}
 	var gt walletTx
 	call(t, c, &gt, "gettransaction", spend)
 	if gt.Confirmations != 1 || gt.BlockHash == nil || *gt.BlockHash != block {
@@ -213,11 +228,12 @@ func TestMempoolSpendConfirms(t *testing.T) {
 	}
 	var us []unspent
 	call(t, c, &us, "listunspent", 0)
-	if len(us) != 0 {
-		t.Errorf("listunspent after the spend was mined: %v", outpoints(us))
+	sort.Strings(markers)
+	if got := outpoints(us); !slices.Equal(got, markers) {
+		t.Errorf("listunspent after the spend was mined: %v, want the two later payments %v", got, markers)
 	}
 	call(t, c, &bal, "getbalances")
-	if bal.Mine["trusted"] != "0.00000000" || bal.Mine["untrusted_pending"] != "0.00000000" {
+	if bal.Mine["trusted"] != "0.00000000" || bal.Mine["untrusted_pending"] != "0.00060000" {
 		t.Errorf("getbalances after the spend was mined: %v", bal.Mine)
 	}
 }

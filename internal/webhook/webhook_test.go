@@ -21,6 +21,9 @@ type memSource struct {
 	ch      map[string]chan struct{}
 	acks    map[[2]string]int64
 	ackErrs int // the next Ack calls that fail
+	// caughtUp holds, per wallet, the cursors after which a Read found
+	// nothing: a reader there has delivered everything before it.
+	caughtUp map[string][]int64
 }
 
 func newMemSource(wallets ...string) *memSource {
@@ -66,7 +69,26 @@ func (s *memSource) Read(_ context.Context, wallet string, after int64, limit in
 			out = append(out, e)
 		}
 	}
+	if len(out) == 0 {
+		if s.caughtUp == nil {
+			s.caughtUp = map[string][]int64{}
+		}
+		s.caughtUp[wallet] = append(s.caughtUp[wallet], after)
+	}
 	return out, s.ch[wallet], nil
+}
+
+// readEmptyAfter reports whether a Read of the wallet's log after cursor
+// found nothing.
+func (s *memSource) readEmptyAfter(wallet string, cursor int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.caughtUp[wallet] {
+		if c == cursor {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *memSource) Acked(_ context.Context, wallet, target string) (int64, error) {
@@ -244,9 +266,15 @@ func TestDeliveryResume(t *testing.T) {
 		t.Fatalf("acknowledged %d, want 13", a)
 	}
 	// Third run: the unrecorded batch is not lost; nothing new goes out.
+	// Once the worker has read the log after the acknowledged cursor and
+	// found it empty, anything it would have sent again (it posts each
+	// batch before reading the next) has reached the receiver.
 	d, _ = New(testConfig(src, srv.URL))
+	src.mu.Lock()
+	src.caughtUp = nil
+	src.mu.Unlock()
 	d.Start()
-	time.Sleep(100 * time.Millisecond)
+	waitFor(t, "the third run to reach the end of the log", func() bool { return src.readEmptyAfter("a", 13) })
 	d.Stop()
 	if got := rcv.cursors("a"); !equal(got, seq(1, 13)) {
 		t.Fatalf("after the third run: %v", got)
