@@ -16,23 +16,7 @@ func (d db) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &wallet.ChainSnapshot{}
-	for _, t := range snap.Txs {
-		out.Txs = append(out.Txs, wallet.TxRecord(t))
-	}
-	for _, b := range snap.Recent {
-		out.Recent = append(out.Recent, wallet.BlockRef(b))
-	}
-	if snap.Rescan != nil {
-		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
-	}
-	if len(snap.Marks) > 0 {
-		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
-		for id, m := range snap.Marks {
-			out.Marks[id] = wallet.TxMarks(m)
-		}
-	}
-	return out, nil
+	return walletChain(snap.Txs, snap.Recent, snap.Rescan, snap.Marks), nil
 }
 
 // Events reads the event log after a cursor, and how far retention
@@ -42,13 +26,9 @@ func (d db) Events(ctx context.Context, after int64, limit int) ([]wallet.EventR
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]wallet.EventRecord, len(evs))
-	for i, e := range evs {
-		out[i] = wallet.EventRecord{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth,
-			Height: e.Height, BlockHash: e.BlockHash, Time: e.Time}
-		if err := wallet.DecodeEventDetail(e.Detail, &out[i]); err != nil {
-			return nil, 0, err
-		}
+	out, err := walletEvents(evs)
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, pruned, nil
 }
@@ -71,8 +51,7 @@ func (t chainTxn) AppendEvents(evs []wallet.EventRecord) error {
 }
 
 func (t chainTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
-	return t.tx.AppendEvent(store.Event{Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
-		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)})
+	return t.tx.AppendEvent(storeEvent[store.Event](e))
 }
 
 func (t chainTxn) SetEventDepth(txid [32]byte, depth int32) error {
@@ -107,11 +86,7 @@ func (t chainTxn) PutTxMarks(txid [32]byte, m wallet.TxMarks) error {
 func (t chainTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
 
 func (t chainTxn) SetRecentBlocks(blocks []wallet.BlockRef) error {
-	out := make([]store.BlockRef, len(blocks))
-	for i, b := range blocks {
-		out[i] = store.BlockRef(b)
-	}
-	return t.tx.SetRecentBlocks(out)
+	return t.tx.SetRecentBlocks(storeBlocks[store.BlockRef](blocks))
 }
 
 func (t chainTxn) SetRescan(rs *wallet.RescanState) error {

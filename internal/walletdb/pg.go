@@ -323,31 +323,8 @@ func (d pgdb) load(ctx context.Context, chunks bool) (*wallet.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &wallet.Snapshot{Meta: snap.Meta}
-	for _, r := range snap.Descriptors {
-		out.Descriptors = append(out.Descriptors, wallet.DescriptorRecord(r))
-	}
-	for _, r := range snap.Secrets {
-		out.Secrets = append(out.Secrets, wallet.SecretRecord(r))
-	}
-	for _, r := range snap.Chunks {
-		out.Chunks = append(out.Chunks, wallet.ChunkRecord(r))
-	}
-	for _, r := range snap.Active {
-		out.Active = append(out.Active, wallet.ActiveRecord(r))
-	}
-	for _, r := range snap.Labels {
-		out.Labels = append(out.Labels, wallet.LabelRecord(r))
-	}
-	for _, op := range snap.LockedCoins {
-		out.LockedCoins = append(out.LockedCoins, wallet.OutpointRecord(op))
-	}
-	out.UsedScripts = snap.UsedScripts
-	if snap.MasterKey != nil {
-		mk := wallet.MasterKeyRecord(*snap.MasterKey)
-		out.MasterKey = &mk
-	}
-	return out, nil
+	return walletSnapshot(snap.Meta, snap.Descriptors, snap.Secrets, snap.Chunks, snap.Active, snap.Labels,
+		snap.LockedCoins, snap.UsedScripts, snap.MasterKey), nil
 }
 
 func (d pgdb) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
@@ -355,23 +332,7 @@ func (d pgdb) LoadChain(ctx context.Context) (*wallet.ChainSnapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &wallet.ChainSnapshot{}
-	if len(snap.Marks) > 0 {
-		out.Marks = make(map[[32]byte]wallet.TxMarks, len(snap.Marks))
-		for id, m := range snap.Marks {
-			out.Marks[id] = wallet.TxMarks(m)
-		}
-	}
-	for _, t := range snap.Txs {
-		out.Txs = append(out.Txs, wallet.TxRecord(t))
-	}
-	for _, b := range snap.Recent {
-		out.Recent = append(out.Recent, wallet.BlockRef(b))
-	}
-	if snap.Rescan != nil {
-		out.Rescan = &wallet.RescanState{Next: snap.Rescan.Next, Stop: snap.Rescan.Stop}
-	}
-	return out, nil
+	return walletChain(snap.Txs, snap.Recent, snap.Rescan, snap.Marks), nil
 }
 
 func (d pgdb) Events(ctx context.Context, after int64, limit int) ([]wallet.EventRecord, int64, error) {
@@ -379,13 +340,9 @@ func (d pgdb) Events(ctx context.Context, after int64, limit int) ([]wallet.Even
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]wallet.EventRecord, len(evs))
-	for i, e := range evs {
-		out[i] = wallet.EventRecord{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth,
-			Height: e.Height, BlockHash: e.BlockHash, Time: e.Time}
-		if err := wallet.DecodeEventDetail(e.Detail, &out[i]); err != nil {
-			return nil, 0, err
-		}
+	out, err := walletEvents(evs)
+	if err != nil {
+		return nil, 0, err
 	}
 	return out, pruned, nil
 }
@@ -495,20 +452,15 @@ func (t pgTxn) Secrets() ([]wallet.SecretRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]wallet.SecretRecord, len(recs))
-	for i, r := range recs {
-		out[i] = wallet.SecretRecord(r)
-	}
-	return out, nil
+	return walletSecrets(recs), nil
 }
 
 func (t pgTxn) MasterKey() (*wallet.MasterKeyRecord, error) {
 	mk, err := t.tx.MasterKey()
-	if err != nil || mk == nil {
+	if err != nil {
 		return nil, err
 	}
-	r := wallet.MasterKeyRecord(*mk)
-	return &r, nil
+	return walletMasterKey(mk), nil
 }
 
 func (t pgTxn) PutMasterKey(mk wallet.MasterKeyRecord) error {
@@ -530,11 +482,7 @@ func (t pgTxn) PutTxMarks(txid [32]byte, m wallet.TxMarks) error {
 func (t pgTxn) UnconfirmAbove(height int32) error { return t.tx.UnconfirmAbove(height) }
 
 func (t pgTxn) SetRecentBlocks(blocks []wallet.BlockRef) error {
-	out := make([]pgstore.BlockRef, len(blocks))
-	for i, b := range blocks {
-		out[i] = pgstore.BlockRef(b)
-	}
-	return t.tx.SetRecentBlocks(out)
+	return t.tx.SetRecentBlocks(storeBlocks[pgstore.BlockRef](blocks))
 }
 
 func (t pgTxn) SetRescan(rs *wallet.RescanState) error {
@@ -544,15 +492,13 @@ func (t pgTxn) SetRescan(rs *wallet.RescanState) error {
 	return t.tx.SetRescan(&pgstore.RescanState{Next: rs.Next, Stop: rs.Stop})
 }
 
-// pgEvent is the stored form of an event.
-func pgEvent(e wallet.EventRecord) pgstore.Event {
-	return pgstore.Event{Cursor: e.Cursor, Kind: e.Kind, TxID: e.TxID, Depth: e.Depth, Height: e.Height,
-		BlockHash: e.BlockHash, Time: e.Time, Detail: wallet.EncodeEventDetail(e)}
+func (t pgTxn) AppendEvent(e wallet.EventRecord) (int64, error) {
+	return t.tx.AppendEvent(storeEvent[pgstore.Event](e))
 }
 
-func (t pgTxn) AppendEvent(e wallet.EventRecord) (int64, error) { return t.tx.AppendEvent(pgEvent(e)) }
-
-func (t pgTxn) PutEvent(e wallet.EventRecord) error { return t.tx.PutEvent(pgEvent(e)) }
+func (t pgTxn) PutEvent(e wallet.EventRecord) error {
+	return t.tx.PutEvent(storeEvent[pgstore.Event](e))
+}
 
 func (t pgTxn) SetEventDepth(txid [32]byte, depth int32) error {
 	return t.tx.SetEventDepth(txid, depth)

@@ -143,31 +143,8 @@ func (d db) Load(ctx context.Context) (*wallet.Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &wallet.Snapshot{Meta: snap.Meta}
-	for _, r := range snap.Descriptors {
-		out.Descriptors = append(out.Descriptors, wallet.DescriptorRecord(r))
-	}
-	for _, r := range snap.Secrets {
-		out.Secrets = append(out.Secrets, wallet.SecretRecord(r))
-	}
-	for _, r := range snap.Chunks {
-		out.Chunks = append(out.Chunks, wallet.ChunkRecord(r))
-	}
-	for _, r := range snap.Active {
-		out.Active = append(out.Active, wallet.ActiveRecord(r))
-	}
-	for _, r := range snap.Labels {
-		out.Labels = append(out.Labels, wallet.LabelRecord(r))
-	}
-	for _, op := range snap.LockedCoins {
-		out.LockedCoins = append(out.LockedCoins, wallet.OutpointRecord(op))
-	}
-	out.UsedScripts = snap.UsedScripts
-	if snap.MasterKey != nil {
-		mk := wallet.MasterKeyRecord(*snap.MasterKey)
-		out.MasterKey = &mk
-	}
-	return out, nil
+	return walletSnapshot(snap.Meta, snap.Descriptors, snap.Secrets, snap.Chunks, snap.Active, snap.Labels,
+		snap.LockedCoins, snap.UsedScripts, snap.MasterKey), nil
 }
 
 type txn struct{ tx *store.Tx }
@@ -213,20 +190,15 @@ func (t txn) Secrets() ([]wallet.SecretRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]wallet.SecretRecord, len(recs))
-	for i, r := range recs {
-		out[i] = wallet.SecretRecord(r)
-	}
-	return out, nil
+	return walletSecrets(recs), nil
 }
 
 func (t txn) MasterKey() (*wallet.MasterKeyRecord, error) {
 	mk, err := t.tx.MasterKey()
-	if err != nil || mk == nil {
+	if err != nil {
 		return nil, err
 	}
-	r := wallet.MasterKeyRecord(*mk)
-	return &r, nil
+	return walletMasterKey(mk), nil
 }
 
 func (t txn) MarkRewrite() error { return t.tx.MarkRewrite() }
