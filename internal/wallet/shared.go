@@ -88,20 +88,8 @@ func (w *Wallet) Sync(ctx context.Context, handouts bool) error {
 // syncKeys reloads the keys, descriptors, address book and settings when
 // they are still stale under importMu.
 func (w *Wallet) syncKeys(ctx context.Context, ss SharedStore, handouts bool) error {
-	w.importMu.Lock()
-	defer w.importMu.Unlock()
-	if w.isClosed() {
-		return nil
-	}
-	// Another call may have reloaded meanwhile.
-	c, err := ss.Changes(ctx)
-	if err != nil {
-		return storageErr(err)
-	}
-	if !ss.Stale(c, handouts) {
-		return nil
-	}
-	return w.reload(ctx, ss, c)
+	return w.reloadIfStale(ctx, ss, func(c Changes) bool { return ss.Stale(c, handouts) },
+		func(c Changes) error { return w.reload(ctx, ss, c) })
 }
 
 // syncChain reloads the chain side when it is still stale under importMu
@@ -111,6 +99,22 @@ func (w *Wallet) syncChain(ctx context.Context, ss SharedStore) error {
 	if !ok {
 		return nil
 	}
+	return w.reloadIfStale(ctx, ss, ss.ChainStale, func(c Changes) error {
+		t0 := time.Now()
+		if err := w.reloadChain(ctx, cs); err != nil {
+			return err
+		}
+		ss.SeenChain(c.Chain)
+		w.debug(w.cfg.Log, "chain state reloaded after another node's change", "took",
+			time.Since(t0).Round(time.Microsecond).String())
+		return nil
+	})
+}
+
+// reloadIfStale takes importMu and, unless the wallet is closed, reads the
+// change counters again (another call may have reloaded meanwhile): when
+// stale still says so for them, it runs reload with them, under the lock.
+func (w *Wallet) reloadIfStale(ctx context.Context, ss SharedStore, stale func(Changes) bool, reload func(Changes) error) error {
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
 	if w.isClosed() {
@@ -120,17 +124,10 @@ func (w *Wallet) syncChain(ctx context.Context, ss SharedStore) error {
 	if err != nil {
 		return storageErr(err)
 	}
-	if !ss.ChainStale(c) {
+	if !stale(c) {
 		return nil
 	}
-	t0 := time.Now()
-	if err := w.reloadChain(ctx, cs); err != nil {
-		return err
-	}
-	ss.SeenChain(c.Chain)
-	w.debug(w.cfg.Log, "chain state reloaded after another node's change", "took",
-		time.Since(t0).Round(time.Microsecond).String())
-	return nil
+	return reload(c)
 }
 
 // reload rebuilds the wallet's state from the database, read after the
