@@ -68,6 +68,11 @@ var forbidden = map[string][]string{
 	// Benchmark support that the signer's and the methods' benchmarks share.
 	"internal/benchcpu": {moduleAll},
 
+	// The tests both wallet stores run: the stores' in-package tests
+	// import it, so it may import neither store (nor anything else of the
+	// module).
+	"internal/storetest": {moduleAll},
+
 	// The shared error-kind pattern sits under every package: it imports
 	// nothing of the module (violates exempts it from moduleAll, so it
 	// would not catch errkind importing itself; its subpackages are

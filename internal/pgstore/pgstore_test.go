@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/descwallet/descwallet/internal/pgtest"
+	"github.com/descwallet/descwallet/internal/storetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -679,110 +680,78 @@ func TestTxMarks(t *testing.T) {
 	}
 }
 
-// TestPruneEvents: retention by count and by age removes a prefix of one
-// wallet's log (not another's), records how far under the SQLite store's
-// meta key, keeps the newest event, and stores each event's detail as
-// given.
-func TestPruneEvents(t *testing.T) {
+// eventLog is storetest's view of one wallet's event log.
+type eventLog struct{ s *Store }
+
+func (l eventLog) Append(tm int64, detail []byte) (int64, error) {
+	var c int64
+	err := l.s.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		c, err = tx.AppendEvent(Event{Kind: "received", Height: -1, Time: tm, Detail: detail})
+		return err
+	})
+	return c, err
+}
+
+func (l eventLog) Prune(keep, before int64, held []string) (through, removed int64, err error) {
+	err = l.s.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		through, removed, err = tx.PruneEvents(keep, before, held)
+		return err
+	})
+	return through, removed, err
+}
+
+func (l eventLog) Events(after int64) ([]int64, [][]byte, int64, error) {
+	evs, pruned, err := l.s.Events(context.Background(), after, 100)
+	var cs []int64
+	var ds [][]byte
+	for _, e := range evs {
+		cs, ds = append(cs, e.Cursor), append(ds, e.Detail)
+	}
+	return cs, ds, pruned, err
+}
+
+func (l eventLog) Ack(target string, cursor int64) error {
+	return l.s.SetDeliveryCursor(context.Background(), target, cursor, 1700000000)
+}
+
+// TestEventRetention runs the retention rules every store shares, each
+// wallet beside a neighbour in the same database that holds ten events of
+// its own and has acknowledged all but the last to every target: pruning
+// one wallet's log leaves the other's whole, and a cursor acknowledged in
+// one wallet does not count for another.
+func TestEventRetention(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	db, _ := connect(t)
-	var stores []*Store
-	for _, name := range []string{"w", "other"} {
-		s, err := db.Create(ctx, "regtest", name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		stores = append(stores, s)
-		err = s.Update(ctx, func(tx *Tx) error {
-			for i := 0; i < 10; i++ {
-				tm := int64(100 + i)
-				if i == 4 {
-					tm = 200
-				}
-				if _, err := tx.AppendEvent(Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: tm,
-					Detail: []byte(`{"amount":1}`)}); err != nil {
-					return err
-				}
+	storetest.EventRetention(t, func(t *testing.T) storetest.EventLog {
+		var logs []eventLog
+		for _, name := range []string{t.Name(), t.Name() + " neighbour"} {
+			s, err := db.Create(ctx, "regtest", name)
+			if err != nil {
+				t.Fatal(err)
 			}
-			return nil
+			t.Cleanup(func() { s.Close() })
+			logs = append(logs, eventLog{s})
+		}
+		n := logs[1]
+		for i := range 10 {
+			if _, err := n.Append(int64(100+i), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, target := range []string{"http://127.0.0.1:1/a", "http://127.0.0.1:1/b"} {
+			if err := n.Ack(target, 9); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// Cleanups run last first: this one before the stores close.
+		t.Cleanup(func() {
+			if cs, _, pruned, err := n.Events(0); err != nil || pruned != 0 || len(cs) != 10 {
+				t.Errorf("the neighbour: %d events, pruned %d, %v", len(cs), pruned, err)
+			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	s := stores[0]
-	prune := func(keep, before int64) (int64, int64) {
-		t.Helper()
-		var through, removed int64
-		err := s.Update(ctx, func(tx *Tx) error {
-			var err error
-			through, removed, err = tx.PruneEvents(keep, before, nil)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return through, removed
-	}
-	for _, step := range []struct {
-		keep, before, through, removed int64
-	}{{8, 0, 2, 2}, {0, 103, 3, 1}, {0, 150, 4, 1}, {3, 150, 7, 3}, {5, 0, 7, 0}, {0, 1000, 9, 2}} {
-		if th, n := prune(step.keep, step.before); th != step.through || n != step.removed {
-			t.Errorf("keep %d before %d: through %d removed %d, want %d %d", step.keep, step.before, th, n,
-				step.through, step.removed)
-		}
-	}
-	evs, pruned, err := s.Events(ctx, 0, 100)
-	if err != nil || pruned != 9 || len(evs) != 1 || evs[0].Cursor != 10 || string(evs[0].Detail) != `{"amount":1}` {
-		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
-	}
-	if evs, pruned, err := stores[1].Events(ctx, 0, 100); err != nil || pruned != 0 || len(evs) != 10 {
-		t.Errorf("the other wallet: %d events, pruned %d, %v", len(evs), pruned, err)
-	}
-
-	// Delivery targets hold what they have not acknowledged: one that
-	// acknowledged nothing holds the whole log, the lowest acknowledged
-	// cursor bounds the rest, and another wallet's cursor for the same
-	// target counts only for that wallet.
-	o := stores[1]
-	const a, b = "http://127.0.0.1:1/a", "http://127.0.0.1:1/b"
-	pruneHeld := func(keep int64, held ...string) (int64, int64) {
-		t.Helper()
-		var through, removed int64
-		err := o.Update(ctx, func(tx *Tx) error {
-			var err error
-			through, removed, err = tx.PruneEvents(keep, 0, held)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return through, removed
-	}
-	if err := s.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	if th, n := pruneHeld(2, a, b); th != 0 || n != 0 {
-		t.Errorf("nothing acknowledged in this wallet: through %d removed %d", th, n)
-	}
-	if err := o.SetDeliveryCursor(ctx, a, 6, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.SetDeliveryCursor(ctx, b, 3, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	if th, n := pruneHeld(2, a, b); th != 3 || n != 3 {
-		t.Errorf("b at 3: through %d removed %d", th, n)
-	}
-	if err := o.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	if th, n := pruneHeld(2, a, b); th != 6 || n != 3 {
-		t.Errorf("a at 6: through %d removed %d", th, n)
-	}
-	if th, n := pruneHeld(3, b); th != 7 || n != 1 {
-		t.Errorf("keep 3, b at 9: through %d removed %d", th, n)
-	}
+		return logs[0]
+	})
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+
+	"github.com/descwallet/descwallet/internal/storetest"
 )
 
 // TestEventDepthMigration: a version 7 file (before migrations 8 to 10), whose reported depths live
@@ -75,164 +77,52 @@ func TestEventDepthMigration(t *testing.T) {
 	}
 }
 
-// TestPruneEvents: retention by count and by age removes a prefix of the
-// log, records how far, and never goes back.
-func TestPruneEvents(t *testing.T) {
-	ctx := context.Background()
-	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	// Ten events written at times 100..109, the fifth at 200 (a clock
-	// that went back afterwards).
-	err = s.Update(ctx, func(tx *Tx) error {
-		for i := 0; i < 10; i++ {
-			tm := int64(100 + i)
-			if i == 4 {
-				tm = 200
-			}
-			if _, err := tx.AppendEvent(Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: tm,
-				Detail: []byte(`{"amount":1}`)}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	prune := func(keep, before int64) (int64, int64) {
-		t.Helper()
-		var through, removed int64
-		err := s.Update(ctx, func(tx *Tx) error {
-			var err error
-			through, removed, err = tx.PruneEvents(keep, before, nil)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return through, removed
-	}
-	first := func() int64 {
-		t.Helper()
-		evs, _, err := s.Events(ctx, 0, 100)
-		if err != nil || len(evs) == 0 {
-			t.Fatalf("events: %v %v", evs, err)
-		}
-		return evs[0].Cursor
-	}
-	if th, n := prune(8, 0); th != 2 || n != 2 || first() != 3 {
-		t.Errorf("keep 8: through %d removed %d first %d", th, n, first())
-	}
-	// Older than 103: events 1..3 (cursor 4 is at time 103).
-	if th, n := prune(0, 103); th != 3 || n != 1 || first() != 4 {
-		t.Errorf("before 103: through %d removed %d first %d", th, n, first())
-	}
-	// Older than 150: stops at cursor 5, written at 200, keeping the log a
-	// suffix.
-	if th, n := prune(0, 150); th != 4 || n != 1 || first() != 5 {
-		t.Errorf("before 150: through %d removed %d first %d", th, n, first())
-	}
-	// Both: the count removes more.
-	if th, n := prune(3, 150); th != 7 || n != 3 || first() != 8 {
-		t.Errorf("keep 3 before 150: through %d removed %d first %d", th, n, first())
-	}
-	if th, n := prune(5, 0); th != 7 || n != 0 {
-		t.Errorf("keep 5 after keep 3: through %d removed %d", th, n)
-	}
-	evs, pruned, err := s.Events(ctx, 2, 100)
-	if err != nil || pruned != 7 || len(evs) != 3 || string(evs[0].Detail) != `{"amount":1}` {
-		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
-	}
-	// Everything older than 1000: all but the newest event go, and
-	// cursors go on.
-	if th, n := prune(0, 1000); th != 9 || n != 2 {
-		t.Errorf("before 1000: through %d removed %d", th, n)
-	}
-	err = s.Update(ctx, func(tx *Tx) error {
-		c, err := tx.AppendEvent(Event{Kind: "received", Height: -1, Time: 2000})
-		if c != 11 {
-			t.Errorf("cursor after an emptied log: %d", c)
-		}
+// eventLog is storetest's view of a wallet file's event log.
+type eventLog struct{ s *Store }
+
+func (l eventLog) Append(tm int64, detail []byte) (int64, error) {
+	var c int64
+	err := l.s.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		c, err = tx.AppendEvent(Event{Kind: "received", Height: -1, Time: tm, Detail: detail})
 		return err
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return c, err
 }
 
-// TestPruneEventsHeldByDeliveries: retention never removes an event a
-// delivery target has not acknowledged; one that acknowledged nothing
-// holds the whole log, and targets not named (a webhook no longer
-// configured) hold nothing.
-func TestPruneEventsHeldByDeliveries(t *testing.T) {
-	ctx := context.Background()
-	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	err = s.Update(ctx, func(tx *Tx) error {
-		for i := range 10 {
-			if _, err := tx.AppendEvent(Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1,
-				Time: int64(100 + i)}); err != nil {
-				return err
-			}
-		}
-		return nil
+func (l eventLog) Prune(keep, before int64, held []string) (through, removed int64, err error) {
+	err = l.s.Update(context.Background(), func(tx *Tx) error {
+		var err error
+		through, removed, err = tx.PruneEvents(keep, before, held)
+		return err
 	})
-	if err != nil {
-		t.Fatal(err)
+	return through, removed, err
+}
+
+func (l eventLog) Events(after int64) ([]int64, [][]byte, int64, error) {
+	evs, pruned, err := l.s.Events(context.Background(), after, 100)
+	var cs []int64
+	var ds [][]byte
+	for _, e := range evs {
+		cs, ds = append(cs, e.Cursor), append(ds, e.Detail)
 	}
-	const a, b, gone = "http://127.0.0.1:1/a", "http://127.0.0.1:1/b", "http://127.0.0.1:1/gone"
-	prune := func(keep int64, held ...string) (int64, int64) {
-		t.Helper()
-		var through, removed int64
-		err := s.Update(ctx, func(tx *Tx) error {
-			var err error
-			through, removed, err = tx.PruneEvents(keep, 0, held)
-			return err
-		})
+	return cs, ds, pruned, err
+}
+
+func (l eventLog) Ack(target string, cursor int64) error {
+	return l.s.SetDeliveryCursor(context.Background(), target, cursor, 1700000000)
+}
+
+// TestEventRetention runs the retention rules every store shares.
+func TestEventRetention(t *testing.T) {
+	storetest.EventRetention(t, func(t *testing.T) storetest.EventLog {
+		s, err := Create(context.Background(), filepath.Join(t.TempDir(), "wallet.sqlite"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return through, removed
-	}
-	if err := s.SetDeliveryCursor(ctx, gone, 1, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	// b never acknowledged: nothing goes.
-	if th, n := prune(2, a, b); th != 0 || n != 0 {
-		t.Errorf("b acknowledged nothing: through %d removed %d", th, n)
-	}
-	if err := s.SetDeliveryCursor(ctx, a, 6, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SetDeliveryCursor(ctx, b, 3, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	// Up to the lowest acknowledged cursor, b's.
-	if th, n := prune(2, a, b); th != 3 || n != 3 {
-		t.Errorf("b at 3: through %d removed %d", th, n)
-	}
-	if err := s.SetDeliveryCursor(ctx, b, 9, 1700000000); err != nil {
-		t.Fatal(err)
-	}
-	// Now a's 6 bounds it, below the count's 8.
-	if th, n := prune(2, a, b); th != 6 || n != 3 {
-		t.Errorf("a at 6: through %d removed %d", th, n)
-	}
-	// The retention bound when it is the lower one; the target that is
-	// no longer named holds nothing.
-	if th, n := prune(3, b); th != 7 || n != 1 {
-		t.Errorf("keep 3, b at 9: through %d removed %d", th, n)
-	}
-	evs, pruned, err := s.Events(ctx, 7, 100)
-	if err != nil || pruned != 7 || len(evs) != 3 || evs[0].Cursor != 8 {
-		t.Errorf("after pruning: %+v pruned %d %v", evs, pruned, err)
-	}
+		t.Cleanup(func() { s.Close() })
+		return eventLog{s}
+	})
 }
 
 // TestEventCursorMigration: a version 13 file whose log was pruned keeps
