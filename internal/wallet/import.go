@@ -2,6 +2,7 @@ package wallet
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"time"
@@ -45,6 +46,10 @@ type ImportElement struct {
 	// FieldErr holds whole-call errors by field name: "desc", "active",
 	// "label", "internal", "range", "next_index".
 	FieldErr map[string]error
+	// clearBlank makes the transaction that stores the element also clear
+	// the wallet's blank flag (descriptors generated from the wallet's
+	// own HD key, as Core's SetupDescriptorGeneration does).
+	clearBlank bool
 }
 
 // ImportResult is the outcome of one element.
@@ -466,7 +471,18 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 	// A derivation that fails while streaming into the transaction is
 	// the import's error as it would have been before it.
 	var deriveErr error
+	w.mu.RLock()
+	flags := w.flags
+	w.mu.RUnlock()
+	clearBlank := e.clearBlank && flags&FlagBlankWallet != 0
 	err := w.store.Update(ctx, func(tx StoreTx) error {
+		if clearBlank {
+			var b [8]byte
+			binary.BigEndian.PutUint64(b[:], flags&^FlagBlankWallet)
+			if err := tx.PutMeta(metaFlags, b[:]); err != nil {
+				return err
+			}
+		}
 		if pending != nil {
 			if err := tx.PutMeta(metaRescanFrom, encodeRescanFrom(pending.From)); err != nil {
 				return err
@@ -535,6 +551,9 @@ func (w *Wallet) commitImport(ctx context.Context, e *ImportElement, plans []*br
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if clearBlank {
+		w.flags &^= FlagBlankWallet
+	}
 	for i, p := range plans {
 		p.rec.Seq = seqs[i]
 		wd := p.existing
