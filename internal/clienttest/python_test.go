@@ -38,6 +38,9 @@ type rawProxyReport struct {
 	Unknown     any             `json:"unknown"`
 	TooMany     any             `json:"too_many"`
 	Batch       json.RawMessage `json:"batch"`
+	// ImportAfterTimeout is the range of a descriptor whose import's
+	// caller timed out (url mode only).
+	ImportAfterTimeout any `json:"import_after_timeout"`
 }
 
 // runRawProxy runs rawproxy.py and decodes its report.
@@ -72,6 +75,7 @@ func checkRawProxyReport(t *testing.T, r rawProxyReport) {
 	}
 	got := r
 	got.Batch = nil
+	got.ImportAfterTimeout = nil
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("report %+v\nwant %+v", got, want)
 	}
@@ -104,6 +108,10 @@ func TestPythonRawProxy(t *testing.T) {
 		d := startDaemon(t, "pyuser", "pypass")
 		r := runRawProxy(t, "url", "http://pyuser:pypass@127.0.0.1:"+strconv.Itoa(d.Port))
 		checkRawProxyReport(t, r)
+		// The caller's timeout does not cut the import short.
+		if !reflect.DeepEqual(r.ImportAfterTimeout, []any{0.0, 40000.0}) {
+			t.Errorf("import whose caller timed out: %v, want range [0, 40000]", r.ImportAfterTimeout)
+		}
 	})
 
 	t.Run("cookie", func(t *testing.T) {

@@ -7,10 +7,17 @@ The first form authenticates with the user and password in the URL; the
 second reads rpcport from the configuration file and the cookie from the
 regtest folder next to it, as RawProxy does for bitcoind. Each check prints
 one JSON line; the Go test compares them.
+
+The first form also imports a descriptor of a large range through a proxy
+whose timeout (python-bitcoinlib's default is 30 s) passes before the
+import ends: the caller gives up and closes the connection, and, as with
+Core, the import still completes.
 """
 
 import json
+import socket
 import sys
+import time
 
 import bitcoin
 import bitcoin.rpc
@@ -43,7 +50,39 @@ def main():
         {"version": "1.1", "method": "nosuchmethod", "params": [], "id": 2},
     ])
     out["batch"] = batch
+    if mode == "url":
+        out["import_after_timeout"] = import_after_timeout(proxy, arg)
     print(json.dumps(out, sort_keys=True))
+
+
+# A BIP 32 test vector's master public key (testnet form).
+TPUB = ("tpubD6NzVbkrYhZ4YVMVzC7wZeRfz3bhqcHvV8M3UiULCfzFtLtp5nwvi6LnBQegrkx"
+        "YGPkSzXUEvcPEHcKdda8W1YShVBkhFBGkLxjSQ1Nx3cJ")
+
+
+def import_after_timeout(proxy, url):
+    """Returns the range listdescriptors shows once the import a timed-out
+    call started has ended, or what went wrong."""
+    proxy.createwallet("pyimport", True, True)
+    desc = proxy.getdescriptorinfo("wpkh(%s/0/*)" % TPUB)["descriptor"]
+    wallet_url = url + "/wallet/pyimport"
+    hasty = bitcoin.rpc.RawProxy(service_url=wallet_url, timeout=0.3)
+    try:
+        hasty.importdescriptors([{"desc": desc, "timestamp": "now",
+                                  "range": [0, 40000]}])
+        return "the import ended within the timeout"
+    except (socket.timeout, TimeoutError):
+        pass
+    finally:
+        hasty.close()
+    wallet = bitcoin.rpc.RawProxy(service_url=wallet_url)
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        got = wallet.listdescriptors()["descriptors"]
+        if got:
+            return got[0].get("range")
+        time.sleep(0.2)
+    return "no descriptor after 120 s"
 
 
 if __name__ == "__main__":

@@ -403,7 +403,83 @@ func TestSpecterFlow(t *testing.T) {
 		t.Fatalf("listunspent: %+v", utxos)
 	}
 
+	specterRescan(t, node, descs, depTxID)
 	specterSpend(t, btcd, node, w, hot, descs, change0)
+}
+
+// specterRescan replays Specter's import of an existing wallet
+// (util/wallet_importer.py: the wallet created, its descriptors imported
+// with timestamp "now", then rescan_as_needed, rescanblockchain from the
+// wallet's first block with no_wait, which posts the call with a timeout
+// of 1 ms and hangs up) and the progress polling (Wallet.rescan_progress
+// reads getwalletinfo's scanning: false, or its progress). Core runs the
+// rescan to its end whatever the client does.
+func specterRescan(t *testing.T, node *specterClient, descs []string, depTxID string) {
+	const name = "specter/restored"
+	var created struct {
+		Name string `json:"name"`
+	}
+	node.call(&created, "createwallet", name, true, true, "", false, true)
+	w := node.wallet(name)
+	var imported []struct {
+		Success bool `json:"success"`
+	}
+	w.call(&imported, "importdescriptors", []map[string]any{
+		{"desc": descs[0], "internal": false, "timestamp": "now", "watchonly": true, "active": true},
+		{"desc": descs[1], "internal": true, "timestamp": "now", "watchonly": true, "active": true},
+	})
+	if len(imported) != 2 || !imported[0].Success || !imported[1].Success {
+		t.Fatalf("importdescriptors: %+v", imported)
+	}
+	var txs []specterTx
+	w.call(&txs, "listtransactions", "*", 1000, 0, true)
+	if len(txs) != 0 {
+		t.Fatalf("listtransactions before the rescan: %+v", txs)
+	}
+	// no_wait: the request goes out, the client gives up after 1 ms and
+	// closes its connection.
+	body := `[{"method":"rescanblockchain","params":[0],"jsonrpc":"2.0","id":0}]`
+	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(node.d.URL, "/")+w.path, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("content-type", "application/json")
+	req.SetBasicAuth(node.d.User, node.d.Pass)
+	client := &http.Client{Timeout: time.Millisecond, Transport: &http.Transport{}}
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+	}
+	testenv.Eventually(t, 60*time.Second, func() error {
+		var wi struct {
+			Scanning json.RawMessage `json:"scanning"`
+		}
+		if err := w.try(&wi, "getwalletinfo"); err != nil {
+			return err
+		}
+		if string(wi.Scanning) != "false" {
+			var p struct {
+				Duration *int64   `json:"duration"`
+				Progress *float64 `json:"progress"`
+			}
+			if err := json.Unmarshal(wi.Scanning, &p); err != nil || p.Duration == nil || p.Progress == nil {
+				t.Fatalf("getwalletinfo scanning %s", wi.Scanning)
+			}
+			return errorf("scanning: %s", wi.Scanning)
+		}
+		txs = nil
+		if err := w.try(&txs, "listtransactions", "*", 1000, 0, true); err != nil {
+			return err
+		}
+		if len(txs) != 2 {
+			return errorf("listtransactions after the rescan: %+v", txs)
+		}
+		return nil
+	})
+	for _, tx := range txs {
+		if tx.TxID != depTxID || tx.Category != "receive" || tx.Confirmations < 1 {
+			t.Fatalf("rescanned entry %+v", tx)
+		}
+	}
 }
 
 // specterSpend replays Specter's spend (Wallet.createpsbt, the hot

@@ -60,6 +60,9 @@
 // watches the connection of a call running longer than 20 ms) or when
 // Shutdown begins; Shutdown then stops accepting, closes idle connections
 // and waits for running calls to end and their replies to be written.
+// Work that must outlive its client (Core runs every call to its end; the
+// wallet-changing calls clients time out on rely on it) runs under
+// Unwatched, which only Shutdown ends.
 //
 // A request is bounded in what it can make the server allocate: params
 // hold at most MaxParamValues JSON values, a batch at most MaxBatch

@@ -262,6 +262,7 @@ type target struct {
 // final newline) to dst and returns the HTTP status; status 204 means no
 // body, 403 a refusal by the whitelist (an empty reply, dst unchanged).
 func (s *Server) process(ctx context.Context, body []byte, t target, dst []byte) ([]byte, int) {
+	ctx = context.WithValue(ctx, serverCtxKey{}, s.ctx)
 	i := skipSpace(body, 0)
 	end, ok := scanValue(body, i, 0)
 	var c call

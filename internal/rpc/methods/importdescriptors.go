@@ -70,6 +70,11 @@ func newImportDescriptors(d *Deps) *rpc.Method {
 					elems[i].RescanFrom = elems[i].Timestamp
 				}
 			}
+			// The import runs to its end when the client hangs up, as in
+			// Core: a client whose timeout passes retries expecting it
+			// done. Shutdown still stops it.
+			ctx, done := rpc.Unwatched(ctx)
+			defer done()
 			results, err := w.ImportDescriptors(ctx, elems, func(i int) error { return tsErrs[i] })
 			if err != nil {
 				return nil, MapError(err)

@@ -41,6 +41,10 @@ func newRescanBlockchain(d *Deps) *rpc.Method {
 			if err := w.EnsureUnlocked(); err != nil {
 				return nil, MapError(err)
 			}
+			// The rescan runs to its end when the client hangs up, as in
+			// Core: Specter starts one and hangs up at once (no_wait).
+			ctx, done := rpc.Unwatched(ctx)
+			defer done()
 			tip, err := d.Chain.Backend().Tip(ctx)
 			if err != nil {
 				return nil, MapError(err)

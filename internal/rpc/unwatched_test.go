@@ -1,0 +1,77 @@
+package rpc
+
+import (
+	"context"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/descwallet/descwallet/internal/safego"
+)
+
+// unwatchedMethods adds a method whose work runs under Unwatched for up to
+// run, reporting how its context ended (nil: it ran to the end).
+func unwatchedMethods(ended chan error, run time.Duration) []*Method {
+	return append(testMethods(nil),
+		&Method{Name: "unwatched", Category: "test", Description: "Works past its client.",
+			Handler: func(ctx context.Context, _ *Request) (any, error) {
+				work, done := Unwatched(ctx)
+				defer done()
+				select {
+				case <-work.Done():
+					ended <- work.Err()
+					return nil, work.Err()
+				case <-time.After(run):
+					ended <- nil
+					return true, nil
+				}
+			}})
+}
+
+// TestUnwatchedOutlivesHangUp: work under Unwatched goes on when the
+// client hangs up (the call's own context is cancelled then, as
+// TestHangUpCancelsCall shows), as Core runs a call to its end.
+func TestUnwatchedOutlivesHangUp(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	s, _ := newTestServer(t, Config{Methods: unwatchedMethods(ended, time.Second), Threads: 1})
+	addr := listen(t, s)
+	c := dial(t, addr)
+	c.send(post("/", `{"method":"unwatched","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	time.Sleep(2 * watchDelay)
+	c.c.Close()
+	select {
+	case err := <-ended:
+		if err != nil {
+			t.Fatalf("work ended with %v after its client hung up, want it to run to the end", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("work never ended")
+	}
+}
+
+// TestUnwatchedEndsAtShutdown: Shutdown still ends work under Unwatched.
+func TestUnwatchedEndsAtShutdown(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 1)
+	s, _ := newTestServer(t, Config{Methods: unwatchedMethods(ended, 10*time.Second)})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	safego.Go("test server", func() error { return s.Serve(l) })
+	c := dial(t, l.Addr().String())
+	c.send(post("/", `{"method":"unwatched","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	start := time.Now()
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
+	if err := <-ended; err != context.Canceled {
+		t.Errorf("work ended with %v, want context.Canceled", err)
+	}
+}
