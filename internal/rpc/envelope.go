@@ -571,7 +571,7 @@ func typeCheck(m *Method, args []json.RawMessage) *Error {
 			bad = append(bad, ",\n"...)
 		}
 		bad = append(bad, "    "...)
-		bad = appendString(bad, "Position "+strconv.Itoa(i+1)+" ("+p.Name+")")
+		bad = appendString(bad, "Position "+strconv.Itoa(i+1)+" ("+p.names()+")")
 		bad = append(bad, ": "...)
 		bad = appendString(bad, "JSON value of type "+got+" is not of expected type "+want)
 	}
@@ -630,40 +630,47 @@ func namedArgs(m *Method, obj []byte, args []json.RawMessage) ([]json.RawMessage
 	hole, initialHole := 0, 0
 	initialParam := ""
 	for _, p := range m.Params {
+		j := find(p.Name)
+		for _, alias := range p.Aliases {
+			if j >= 0 {
+				break
+			}
+			j = find(alias)
+		}
 		var opts []int
 		for _, name := range p.NamedOnly {
-			if j := find(name); j >= 0 {
-				opts = append(opts, j)
+			if k := find(name); k >= 0 {
+				opts = append(opts, k)
 			}
 		}
 		if len(opts) > 0 {
-			if j := find(p.Name); j >= 0 {
-				return args, &Error{CodeInvalidParameter, "Parameter " + p.Name + " conflicts with parameter " + given[opts[0]].key}
+			if j >= 0 {
+				return args, &Error{CodeInvalidParameter, "Parameter " + given[j].key + " conflicts with parameter " + given[opts[0]].key}
 			}
 			for ; hole > 0; hole-- {
 				args = append(args, nullText)
 			}
 			if initialParam == "" {
-				initialParam = p.Name
+				initialParam = p.names()
 			}
 			obj := []byte{'{'}
-			for i, j := range opts {
+			for i, k := range opts {
 				if i > 0 {
 					obj = append(obj, ',')
 				}
-				k, _ := json.Marshal(given[j].key)
-				obj = append(append(append(obj, k...), ':'), given[j].val...)
-				given[j].used = true
+				key, _ := json.Marshal(given[k].key)
+				obj = append(append(append(obj, key...), ':'), given[k].val...)
+				given[k].used = true
 			}
 			args = append(args, append(obj, '}'))
 			continue
 		}
-		if j := find(p.Name); j >= 0 {
+		if j >= 0 {
 			for ; hole > 0; hole-- {
 				args = append(args, nullText)
 			}
 			if initialParam == "" {
-				initialParam = p.Name
+				initialParam = p.names()
 			}
 			args = append(args, given[j].val)
 			given[j].used = true

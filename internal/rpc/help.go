@@ -17,6 +17,9 @@ func (m *Method) Usage() string {
 	b.WriteString(m.Name)
 	open := false
 	for _, p := range m.Params {
+		if p.Hidden {
+			continue
+		}
 		if p.Optional && !open {
 			b.WriteString(" (")
 			open = true
@@ -53,14 +56,22 @@ func (m *Method) Help() string {
 		b.WriteString("\n\n")
 		b.WriteString(strings.TrimRight(m.Description, "\n"))
 	}
-	if len(m.Params) > 0 {
+	shown := 0
+	for _, p := range m.Params {
+		if !p.Hidden {
+			shown++
+		}
+	}
+	if shown > 0 {
 		b.WriteString("\n\nArguments:\n")
 		width := 0
 		for _, p := range m.Params {
 			width = max(width, len(p.Name))
 		}
 		for i, p := range m.Params {
-			writeParam(&b, strconv.Itoa(i+1)+". ", p, width, "")
+			if !p.Hidden {
+				writeParam(&b, strconv.Itoa(i+1)+". ", p, width, "")
+			}
 		}
 	}
 	if m.Result != "" {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"strings"
 )
 
 // ParamType is the declared JSON type of a method parameter. It drives both
@@ -85,6 +86,10 @@ func (t ParamType) String() string {
 type Param struct {
 	// Name is the parameter's name for named calls and help.
 	Name string
+	// Aliases are other names a named call may use for the parameter
+	// (Core's "verbosity|verbose"): the first of Name and its aliases
+	// present in the call is taken.
+	Aliases []string
 	// Type is the declared JSON type.
 	Type ParamType
 	// Optional parameters may be omitted or passed as null. Every parameter
@@ -104,9 +109,21 @@ type Param struct {
 	// OBJ_NAMED_PARAMS): they are gathered, in this order, into the
 	// object passed at this position.
 	NamedOnly []string
+	// Hidden leaves the parameter out of the help (Core's hidden
+	// arguments, such as stop's wait); it is accepted all the same.
+	Hidden bool
 	// Fields documents the members of an object parameter, or of the
 	// elements of an array parameter, for help only.
 	Fields []Param
+}
+
+// names is the parameter's name with its aliases, as Core's m_names
+// ("verbosity|verbose").
+func (p *Param) names() string {
+	if len(p.Aliases) == 0 {
+		return p.Name
+	}
+	return p.Name + "|" + strings.Join(p.Aliases, "|")
 }
 
 // Handler runs a method. It returns a result that encoding/json can

@@ -11,7 +11,7 @@ import (
 
 // notShared lists the testdata folders copied from elsewhere than
 // ../shared/vectors; each has a README naming its source.
-var notShared = []string{"bip370/"}
+var notShared = []string{"bip370/", "coreparams/"}
 
 // TestCopiesMatchShared checks that every vector file copied into testdata
 // still equals its source in ../shared/vectors when that folder is present.

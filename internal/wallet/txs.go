@@ -217,8 +217,19 @@ func (w *Wallet) trustedUnconfirmed(wt *walletTx, known map[chainhash.Hash]bool)
 
 // ListUnspent returns the wallet's unspent outputs with between minConf and
 // maxConf confirmations, only those paying one of scripts when scripts is
-// not empty, in the order the wallet saw them.
+// not empty, in the order the wallet saw them. Immature coinbase outputs
+// are left out.
 func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, scripts [][]byte) ([]Unspent, error) {
+	return w.listUnspent(ctx, minConf, maxConf, scripts, false)
+}
+
+// ListUnspentWithImmature is ListUnspent with immature coinbase outputs
+// included (listunspent's include_immature_coinbase).
+func (w *Wallet) ListUnspentWithImmature(ctx context.Context, minConf, maxConf int64, scripts [][]byte) ([]Unspent, error) {
+	return w.listUnspent(ctx, minConf, maxConf, scripts, true)
+}
+
+func (w *Wallet) listUnspent(ctx context.Context, minConf, maxConf int64, scripts [][]byte, includeImmature bool) ([]Unspent, error) {
 	if err := w.loadChain(ctx); err != nil {
 		return nil, err
 	}
@@ -239,7 +250,7 @@ func (w *Wallet) ListUnspent(ctx context.Context, minConf, maxConf int64, script
 	var out []Unspent
 	for _, wt := range c.order {
 		depth := c.depth(wt, tip)
-		if depth < minConf || depth > maxConf || immature(wt, depth) {
+		if depth < minConf || depth > maxConf || (immature(wt, depth) && !includeImmature) {
 			continue
 		}
 		if wt.coinbase && depth < 1 {

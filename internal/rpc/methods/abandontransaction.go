@@ -17,7 +17,7 @@ func newAbandonTransaction(d *Deps) *rpc.Method {
 			"by a block as abandoned, with the wallet's transactions that spend it, so that the outputs it spent can be " +
 			"spent again. They stay listed with \"abandoned\": true until seen in the mempool or in a block again.",
 		Params: []rpc.Param{
-			{Name: "txid", Type: rpc.TypeString, Description: "The transaction id."},
+			{Name: "txid", Type: rpc.TypeHex, Description: "The transaction id."},
 		},
 		Result:   "null",
 		Examples: []string{"\"1075db55d416d3ca199f55b6084e2115b9345e16c5cf302fc80e9d5fbf5d48d\""},

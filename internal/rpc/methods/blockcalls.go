@@ -297,7 +297,7 @@ func newGetBlock(d *Deps) *rpc.Method {
 			"If verbosity is 2, returns an Object with information about block <hash> and information about each transaction.",
 		Params: []rpc.Param{
 			{Name: "blockhash", Type: rpc.TypeHex, Description: "The block hash"},
-			{Name: "verbosity", Type: rpc.TypeNumber, Optional: true, Default: "1", SkipTypeCheck: true,
+			{Name: "verbosity", Aliases: []string{"verbose"}, Type: rpc.TypeNumber, Optional: true, Default: "1", SkipTypeCheck: true,
 				Description: "0 for hex-encoded data, 1 for a JSON object, 2 for JSON object with transaction data"},
 		},
 		Result:   `"hex"  or  { "hash", "confirmations", ..., "strippedsize", "size", "weight", "tx" : [...] }`,

@@ -65,6 +65,12 @@ func formatMoney(n int64) string {
 // readBumpOptions reads the options object as Core's bumpfee_helper:
 // RPCTypeCheckObj (keys in sorted order, null allowed, unknown keys
 // refused), then the fee settings, outputs and original_change_index.
+// bumpOptionTypes is Core's type table of bumpfee's options.
+var bumpOptionTypes = map[string]string{
+	"confTarget": "number", "conf_target": "number", "estimate_mode": "string",
+	"fee_rate": "", "original_change_index": "number", "outputs": "", "replaceable": "bool",
+}
+
 func readBumpOptions(d *Deps, raw json.RawMessage) (bumpOptions, error) {
 	var o bumpOptions
 	t := true
@@ -77,25 +83,8 @@ func readBumpOptions(d *Deps, raw json.RawMessage) (bumpOptions, error) {
 		return o, rpc.TypeError(rpc.JSONType(raw), "object")
 	}
 	get := func(k string) json.RawMessage { return firstValue(members, k) }
-	types := []struct{ key, typ string }{
-		{"confTarget", "number"}, {"conf_target", "number"}, {"estimate_mode", "string"},
-		{"fee_rate", ""}, {"original_change_index", "number"}, {"outputs", ""}, {"replaceable", "bool"},
-	}
-	known := map[string]bool{}
-	for _, f := range types {
-		known[f.key] = true
-		v := get(f.key)
-		if f.typ == "" || rpc.IsNull(v) {
-			continue
-		}
-		if got := rpc.JSONType(v); got != f.typ {
-			return o, rpc.Errorf(rpc.CodeTypeError, "JSON value of type %s for field %s is not of expected type %s", got, f.key, f.typ)
-		}
-	}
-	for _, m := range members {
-		if !known[m.Key] {
-			return o, rpc.Errorf(rpc.CodeTypeError, "Unexpected key %s", m.Key)
-		}
+	if err := typeCheckObj(members, bumpOptionTypes, true); err != nil {
+		return o, err
 	}
 	has := func(k string) bool {
 		for _, m := range members {
@@ -523,9 +512,11 @@ func newBumpFee(d *Deps, wantPSBT bool) *rpc.Method {
 		Category:    walletCategory,
 		Description: desc,
 		Params: []rpc.Param{
-			{Name: "txid", Type: rpc.TypeString, Description: "The txid to be bumped"},
+			{Name: "txid", Type: rpc.TypeHex, Description: "The txid to be bumped"},
 			{Name: "options", Type: rpc.TypeObject, Optional: true, Description: "conf_target, fee_rate (sat/vB), replaceable (default true), " +
-				"estimate_mode, outputs (new outputs in createrawtransaction's form, replacing T's), original_change_index"},
+				"estimate_mode, outputs (new outputs in createrawtransaction's form, replacing T's), original_change_index; " +
+				"a named call may give these as top-level arguments",
+				NamedOnly: []string{"conf_target", "fee_rate", "replaceable", "estimate_mode", "outputs", "original_change_index"}},
 		},
 		Result:   "{ \"" + what + "\", \"origfee\", \"fee\", \"errors\": [] }",
 		Examples: []string{"<txid>"},

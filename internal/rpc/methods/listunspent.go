@@ -11,6 +11,7 @@ import (
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/chain"
 	"github.com/descwallet/descwallet/internal/rpc"
+	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // unspentEntry is one listunspent entry in Core's field order.
@@ -48,7 +49,9 @@ func newListUnspent(d *Deps) *rpc.Method {
 			{Name: "maxconf", Type: rpc.TypeNumber, Optional: true, Default: "9999999", Description: "The most confirmations."},
 			{Name: "addresses", Type: rpc.TypeArray, Optional: true, Default: "[]", Description: "Only outputs paying these addresses."},
 			{Name: "include_unsafe", Type: rpc.TypeBool, Optional: true, Default: "true", Description: "Include unconfirmed outputs of others' transactions."},
-			{Name: "query_options", Type: rpc.TypeObject, Optional: true, Description: "Further filters (minimumAmount, maximumAmount, maximumCount, minimumSumAmount)."},
+			{Name: "query_options", Type: rpc.TypeObject, Optional: true, Description: "Further filters (minimumAmount, maximumAmount, maximumCount, minimumSumAmount, include_immature_coinbase); " +
+				"a named call may give these as top-level arguments.",
+				NamedOnly: []string{"minimumAmount", "maximumAmount", "maximumCount", "minimumSumAmount", "include_immature_coinbase"}},
 		},
 		Result:   "[ { \"txid\", \"vout\", \"address\", \"label\", \"scriptPubKey\", \"amount\", \"confirmations\", \"spendable\", \"solvable\", \"desc\", \"parent_descs\", \"safe\" }, ... ]",
 		Examples: []string{"", "6 9999999"},
@@ -98,34 +101,55 @@ func newListUnspent(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			var q struct {
-				MinimumAmount    json.RawMessage `json:"minimumAmount"`
-				MaximumAmount    json.RawMessage `json:"maximumAmount"`
-				MaximumCount     *int64          `json:"maximumCount"`
-				MinimumSumAmount json.RawMessage `json:"minimumSumAmount"`
-			}
 			minAmount, maxAmount, minSum := rpc.Amount(0), rpc.MaxMoney, rpc.MaxMoney
+			var maxCount int64
+			includeImmature := false
 			if req.Has(4) {
-				if err := req.Decode(4, &q); err != nil {
+				members, err := orderedMembers(req.Arg(4))
+				if err != nil {
+					return nil, rpc.TypeError(rpc.JSONType(req.Arg(4)), "object")
+				}
+				if err := typeCheckObj(members, unspentQueryTypes, true); err != nil {
 					return nil, err
 				}
-				if len(q.MinimumAmount) > 0 {
-					if minAmount, err = rpc.AsAmount(q.MinimumAmount); err != nil {
+				// Core's options.exists(k): a member given as null
+				// is read (and refused) all the same.
+				amount := func(k string, v *rpc.Amount) error {
+					if raw := firstValue(members, k); raw != nil {
+						a, err := rpc.AsAmount(raw)
+						if err != nil {
+							return err
+						}
+						*v = a
+					}
+					return nil
+				}
+				if err := amount("minimumAmount", &minAmount); err != nil {
+					return nil, err
+				}
+				if err := amount("maximumAmount", &maxAmount); err != nil {
+					return nil, err
+				}
+				if err := amount("minimumSumAmount", &minSum); err != nil {
+					return nil, err
+				}
+				if raw := firstValue(members, "maximumCount"); raw != nil {
+					if maxCount, err = rpc.AsInt64(raw); err != nil {
 						return nil, err
 					}
 				}
-				if len(q.MaximumAmount) > 0 {
-					if maxAmount, err = rpc.AsAmount(q.MaximumAmount); err != nil {
-						return nil, err
-					}
-				}
-				if len(q.MinimumSumAmount) > 0 {
-					if minSum, err = rpc.AsAmount(q.MinimumSumAmount); err != nil {
+				if raw := firstValue(members, "include_immature_coinbase"); raw != nil {
+					if includeImmature, err = rpc.AsBool(raw); err != nil {
 						return nil, err
 					}
 				}
 			}
-			list, err := w.ListUnspent(ctx, minConf, maxConf, scripts)
+			var list []wallet.Unspent
+			if includeImmature {
+				list, err = w.ListUnspentWithImmature(ctx, minConf, maxConf, scripts)
+			} else {
+				list, err = w.ListUnspent(ctx, minConf, maxConf, scripts)
+			}
 			if err != nil {
 				return nil, MapError(err)
 			}
@@ -151,7 +175,7 @@ func newListUnspent(d *Deps) *rpc.Method {
 					mempool = append(mempool, nil)
 				}
 				sum += a
-				if q.MaximumCount != nil && *q.MaximumCount > 0 && int64(len(out)) >= *q.MaximumCount {
+				if maxCount > 0 && int64(len(out)) >= maxCount {
 					break
 				}
 				if sum >= minSum {

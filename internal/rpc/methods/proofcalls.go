@@ -272,7 +272,7 @@ func newGetDeploymentInfo(d *Deps) *rpc.Method {
 		Category: "blockchain",
 		Description: "Returns an object containing various state info regarding deployments of consensus changes " +
 			"(forwarded to a bitcoind backend; btcd does not report BIP 9 states and script flags in Core's terms).",
-		Params: []rpc.Param{{Name: "blockhash", Type: rpc.TypeString, Optional: true, Default: "hash of current chain tip",
+		Params: []rpc.Param{{Name: "blockhash", Type: rpc.TypeHex, Optional: true, Default: "hash of current chain tip",
 			Description: "The block hash at which to query deployment state"}},
 		Result:   `{ "hash", "height", "script_flags", "deployments" : { ... } }`,
 		Examples: []string{""},

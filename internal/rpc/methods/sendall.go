@@ -219,8 +219,8 @@ func newSendAll(d *Deps) *rpc.Method {
 				"(no longer used), inputs ([{txid, vout, sequence}], exclusive with send_max, minconf and maxconf), locktime, lock_unspents, " +
 				"psbt, send_max, minconf (default 0), maxconf, version (default 2), replaceable, conf_target, estimate_mode; " +
 				"a named call may give these as top-level arguments",
-				NamedOnly: []string{"add_to_wallet", "include_watching", "inputs", "locktime", "lock_unspents", "psbt",
-					"send_max", "minconf", "maxconf", "version", "replaceable", "solving_data"}},
+				NamedOnly: []string{"add_to_wallet", "fee_rate", "include_watching", "inputs", "locktime", "lock_unspents", "psbt",
+					"send_max", "minconf", "maxconf", "version", "conf_target", "estimate_mode", "replaceable", "solving_data"}},
 		},
 		Result:   "{ \"psbt\" (when not added to the wallet or incomplete), \"txid\", \"hex\" (when not added), \"complete\" }",
 		Examples: []string{`'["bcrt1q09vm5lfy0j5reeulh4x5752q25uqqvz34hufdl"]' null "unset" 1.1`},

@@ -39,7 +39,7 @@ func newGetRawTransaction(d *Deps) *rpc.Method {
 			"the specified block is available and the transaction is in that block.",
 		Params: []rpc.Param{
 			{Name: "txid", Type: rpc.TypeHex, Description: "The transaction id"},
-			{Name: "verbosity", Type: rpc.TypeNumber, Optional: true, Default: "0", SkipTypeCheck: true,
+			{Name: "verbosity", Aliases: []string{"verbose"}, Type: rpc.TypeNumber, Optional: true, Default: "0", SkipTypeCheck: true,
 				Description: "0 for hex-encoded data, 1 for a JSON object, and 2 for JSON object with fee and prevout"},
 			{Name: "blockhash", Type: rpc.TypeHex, Optional: true,
 				Description: "The block in which to look for the transaction"},
@@ -125,7 +125,7 @@ func newGetTxOut(d *Deps) *rpc.Method {
 		Category:    "blockchain",
 		Description: "Returns details about an unspent transaction output.",
 		Params: []rpc.Param{
-			{Name: "txid", Type: rpc.TypeHex, Description: "The transaction id"},
+			{Name: "txid", Type: rpc.TypeString, Description: "The transaction id"},
 			{Name: "n", Type: rpc.TypeNumber, Description: "vout number"},
 			{Name: "include_mempool", Type: rpc.TypeBool, Optional: true, Default: "true",
 				Description: "Whether to include the mempool. Note that an unspent output that is spent in the mempool won't appear."},
