@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/crypto/argon2"
@@ -144,6 +145,23 @@ func wrapMasterKey(passphrase string, master []byte) (MasterKeyRecord, error) {
 	rec.Wrapped = aead.Seal(nonce, nonce, master, kdfAAD(&rec))
 	return rec, nil
 }
+
+// Core's answers to a wrong passphrase holding a NUL byte: versions
+// before 25.0 cut a passphrase at its first NUL, so the user is told to
+// try the part before it.
+const (
+	msgNullInPassphrase = "Error: The wallet passphrase entered is incorrect. " +
+		"It contains a null character (ie - a zero byte). " +
+		"If the passphrase was set with a version of this software prior to 25.0, " +
+		"please try again with only the characters up to — but not including — " +
+		"the first null character. If this is successful, please set a new " +
+		"passphrase to avoid this issue in the future."
+	msgNullInOldPassphrase = "Error: The old wallet passphrase entered is incorrect. " +
+		"It contains a null character (ie - a zero byte). " +
+		"If the old passphrase was set with a version of this software prior to 25.0, " +
+		"please try again with only the characters up to — but not including — " +
+		"the first null character."
+)
 
 // openMaster opens the wallet's master key record with passphrase, with
 // Core's messages for a wrong passphrase and for a record it cannot use.
@@ -330,6 +348,9 @@ func (w *Wallet) Unlock(ctx context.Context, passphrase string, timeout int64) e
 	}
 	master, err := w.openMaster(passphrase)
 	if err != nil {
+		if errors.Is(err, ErrPassphraseIncorrect) && strings.IndexByte(passphrase, 0) >= 0 {
+			return walletErr(ErrPassphraseIncorrect, msgNullInPassphrase)
+		}
 		return err
 	}
 	w.mu.RLock()
@@ -490,6 +511,9 @@ func (w *Wallet) ChangePassphrase(ctx context.Context, oldPass, newPass string) 
 	defer w.importMu.Unlock()
 	master, err := w.openMaster(oldPass)
 	if err != nil {
+		if errors.Is(err, ErrPassphraseIncorrect) && strings.IndexByte(oldPass, 0) >= 0 {
+			return walletErr(ErrPassphraseIncorrect, msgNullInOldPassphrase)
+		}
 		return err
 	}
 	defer wipe(master)

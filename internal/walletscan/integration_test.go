@@ -286,7 +286,7 @@ func bigRange() string {
 
 // TestRescanAbortAndResume checks that a long rescan shows in
 // getwalletinfo, that getaddressinfo answers meanwhile, that abortrescan
-// stops it with Core's error, and that a rescan interrupted by a node stop
+// stops it with Core's error (an import's and rescanblockchain's), and that a rescan interrupted by a node stop
 // resumes when the node comes back.
 func TestRescanAbortAndResume(t *testing.T) {
 	if testing.Short() {
@@ -335,6 +335,21 @@ func TestRescanAbortAndResume(t *testing.T) {
 	call(t, c, &aborted, "abortrescan")
 	if aborted {
 		t.Error("abortrescan with no rescan running answered true")
+	}
+
+	// rescanblockchain aborted: Core's words differ from an import's.
+	go func() {
+		_, err := c.Call("rescanblockchain")
+		done <- err
+	}()
+	waitScanning(t, c)
+	call(t, c, &aborted, "abortrescan")
+	if !aborted {
+		t.Fatal("abortrescan found no rescanblockchain")
+	}
+	err = <-done
+	if !errors.As(err, &re) || re.Code != -1 || re.Message != "Rescan aborted." {
+		t.Fatalf("aborted rescanblockchain: %v", err)
 	}
 
 	// Interrupt a rescan with a node stop, then restart.

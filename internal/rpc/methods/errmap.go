@@ -82,6 +82,16 @@ var errTable = []errRow{
 	{Kind: context.Canceled, Code: rpc.CodeClientNotConnected, Message: func(error) string { return "Shutting down" }},
 }
 
+// mapRescanError is MapError for rescanblockchain, whose abort Core words
+// apart from an import's ("Rescan aborted." where importdescriptors says
+// "Rescan aborted by user.").
+func mapRescanError(err error) error {
+	if errors.Is(err, scan.ErrAborted) {
+		return rpc.NewError(rpc.CodeMisc, "Rescan aborted.")
+	}
+	return MapError(err)
+}
+
 // MapError turns an error from a domain package into the *rpc.Error the
 // client sees. An *rpc.Error (anywhere in the chain) passes through; an
 // error that matches no row is returned unchanged, and the server then

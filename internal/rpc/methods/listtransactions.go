@@ -122,7 +122,12 @@ func newListTransactions(d *Deps) *rpc.Method {
 				if err != nil {
 					return nil, err
 				}
+				// As Core: any label name but "*", which means every
+				// label; the empty label cannot be asked for here.
 				if s != "*" {
+					if s == "" {
+						return nil, rpc.NewError(rpc.CodeInvalidParameter, "Label argument must be a valid label name or \"*\".")
+					}
 					label = &s
 				}
 			}

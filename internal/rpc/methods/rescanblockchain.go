@@ -74,7 +74,7 @@ func newRescanBlockchain(d *Deps) *rpc.Method {
 				stop = int32(v)
 			}
 			if _, err := d.Chain.Rescan(ctx, w, start, stop); err != nil {
-				return nil, MapError(err)
+				return nil, mapRescanError(err)
 			}
 			return rescanResult{StartHeight: start, StopHeight: stop}, nil
 		},

@@ -29,6 +29,8 @@ func newUnloadWallet(d *Deps) *rpc.Method {
 			if d.Wallets == nil {
 				return nil, errNoWalletSupport
 			}
+			// Core's EnsureUniqueWalletName: the URI's wallet, the
+			// argument, or both when they agree.
 			name := req.Wallet
 			if req.WalletURI {
 				if req.Has(0) {
@@ -37,10 +39,13 @@ func newUnloadWallet(d *Deps) *rpc.Method {
 						return nil, err
 					}
 					if n != name {
-						return nil, rpc.NewError(rpc.CodeInvalidParameter, "RPC endpoint wallet and wallet_name parameter specify different wallets")
+						return nil, rpc.NewError(rpc.CodeInvalidParameter, "The RPC endpoint wallet and the wallet name parameter specify different wallets")
 					}
 				}
 			} else {
+				if !req.Has(0) {
+					return nil, rpc.NewError(rpc.CodeInvalidParameter, "Either the RPC endpoint wallet or the wallet name parameter must be provided")
+				}
 				n, err := req.String(0)
 				if err != nil {
 					return nil, err
