@@ -148,6 +148,7 @@ func (w *Wallet) NewAddressOfType(ctx context.Context, internal bool, typ *strin
 func (w *Wallet) KeypoolRefill(ctx context.Context, size int64) error {
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
+	asked := size
 	if size <= 0 {
 		size = int64(w.cfg.Keypool)
 	}
@@ -188,6 +189,19 @@ func (w *Wallet) KeypoolRefill(ctx context.Context, size int64) error {
 		wd.rec.RangeEnd = end
 		w.indexBlocks(wd, blocks)
 		w.mu.Unlock()
+	}
+	// As Core, a size asked for must be there afterwards, counted over
+	// all active descriptors: a wallet without any fails.
+	if asked > 0 {
+		var pool int64
+		w.mu.RLock()
+		for _, wd := range ds {
+			pool += int64(wd.rec.RangeEnd - wd.rec.NextIndex)
+		}
+		w.mu.RUnlock()
+		if pool < asked {
+			return walletErr(ErrWallet, "Error refreshing keypool.")
+		}
 	}
 	return nil
 }

@@ -59,3 +59,37 @@ func TestPassphraseWithNullCharacter(t *testing.T) {
 	a.ok(w, "walletpassphrase", `["a\u0000b", 10]`, `null`)
 	a.ok(w, "walletpassphrasechange", `["a\u0000b", "x"]`, `null`)
 }
+
+// TestListUnspentQueryNulls: query_options members given as null are
+// read as Core reads them (options.exists is true for a null), a count
+// must be an integer, and the addresses are checked before the options.
+func TestListUnspentQueryNulls(t *testing.T) {
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w"]`, `{"name":"w"}`)
+	q := func(opts string) string { return `[0, 9999999, [], true, ` + opts + `]` }
+	a.fails(w, "listunspent", q(`{"minimumAmount":null}`), -3, "Amount is not a number or string")
+	a.fails(w, "listunspent", q(`{"maximumCount":null}`), -3, "JSON value of type null is not of expected type number")
+	a.fails(w, "listunspent", q(`{"include_immature_coinbase":null}`), -3, "JSON value of type null is not of expected type bool")
+	a.fails(w, "listunspent", q(`{"maximumCount":1.5}`), -1, "JSON integer out of range")
+	a.fails(w, "listunspent", `[0, 9999999, ["x"], true, {"foo":1}]`, -5, "Invalid Bitcoin address: x")
+}
+
+// TestKeypoolRefillChecks: Core checks the size, then that the wallet is
+// unlocked, and fails when the key pool of the active descriptors is
+// smaller than the size asked for (a wallet without any).
+func TestKeypoolRefillChecks(t *testing.T) {
+	a := newAuditNode(t)
+	for _, c := range []string{`["w"]`, `["wo", true]`, `["bl", false, true]`, `["enc", false, false, "pass"]`} {
+		a.ok(nil, "createwallet", c, "")
+	}
+	a.fails(wname("bl"), "keypoolrefill", `[5]`, -4, "Error refreshing keypool.")
+	a.ok(wname("bl"), "keypoolrefill", `[]`, `null`)
+	a.fails(wname("wo"), "keypoolrefill", `[1]`, -4, "Error refreshing keypool.")
+	a.ok(wname("wo"), "keypoolrefill", `[0]`, `null`)
+	a.ok(wname("w"), "keypoolrefill", `[2000]`, `null`)
+	a.fails(wname("enc"), "keypoolrefill", `[-1]`, -8, "Invalid parameter, expected valid size.")
+	a.fails(wname("enc"), "keypoolrefill", `[]`, -13, "Error: Please enter the wallet passphrase with walletpassphrase first.")
+	a.ok(wname("enc"), "walletpassphrase", `["pass", 100]`, `null`)
+	a.ok(wname("enc"), "keypoolrefill", `[5]`, `null`)
+}

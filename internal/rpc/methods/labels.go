@@ -151,6 +151,9 @@ func newKeypoolRefill(d *Deps) *rpc.Method {
 				}
 				size = int64(n)
 			}
+			if err := w.EnsureUnlocked(); err != nil {
+				return nil, MapError(err)
+			}
 			if err := w.KeypoolRefill(ctx, size); err != nil {
 				return nil, MapError(err)
 			}
