@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -92,4 +93,28 @@ func TestKeypoolRefillChecks(t *testing.T) {
 	a.fails(wname("enc"), "keypoolrefill", `[]`, -13, "Error: Please enter the wallet passphrase with walletpassphrase first.")
 	a.ok(wname("enc"), "walletpassphrase", `["pass", 100]`, `null`)
 	a.ok(wname("enc"), "keypoolrefill", `[5]`, `null`)
+}
+
+// TestImportPrunedFundsProofChecks: Core reads the proof's hex, then the
+// merkle block (a short one is a stream error, -1), then compares the
+// root its partial tree gives, the zero hash for a tree it cannot read,
+// with the header's, then looks the block up.
+func TestImportPrunedFundsProofChecks(t *testing.T) {
+	a := newAuditNode(t)
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w"]`, `{"name":"w"}`)
+	tx := "02000000" + "01" + "01" + strings.Repeat("00", 31) + "00000000" + "00" + "ffffffff" +
+		"01" + "00e1f50500000000" + "16" + "0014fe4d9d5a7a5969f9f9caddff6870231ac79213d2" + "00000000"
+	zeroHeader := strings.Repeat("00", 80)
+	oneHeader := strings.Repeat("00", 36) + strings.Repeat("11", 32) + strings.Repeat("00", 12)
+	call := func(proof string) string { return `["` + tx + `", "` + proof + `"]` }
+	a.fails(w, "importprunedfunds", `["00", "00"]`, -22, "TX decode failed. Make sure the tx has at least one input.")
+	a.fails(w, "importprunedfunds", call(""), -8, "proof must be hexadecimal string (not '')")
+	a.fails(w, "importprunedfunds", call("00"), -1, "DataStream::read(): end of data: iostream error")
+	a.fails(w, "importprunedfunds", call(zeroHeader+"0100000000"), -1, "DataStream::read(): end of data: iostream error")
+	// No transactions: an unreadable tree, the zero hash.
+	a.fails(w, "importprunedfunds", call(oneHeader+"000000000000"), -5, "Something wrong with merkleblock")
+	a.fails(w, "importprunedfunds", call(zeroHeader+"000000000000"), -5, "Block not found in chain")
+	// One transaction whose hash is the header's root.
+	a.fails(w, "importprunedfunds", call(zeroHeader+"01000000"+"01"+strings.Repeat("00", 32)+"0101"), -5, "Block not found in chain")
 }
