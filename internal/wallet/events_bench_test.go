@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -112,4 +113,75 @@ func historyWallet(b *testing.B, history int) (*wallet.Wallet, []byte) {
 		b.Fatal(err)
 	}
 	return w, spk
+}
+
+// BenchmarkBlockConnectedPaymentInterleaved is BenchmarkBlockConnectedPayment
+// with both sides in one loop: each iteration processes the same block in a
+// wallet with the log and in one without it, alternately, and the process
+// CPU time of each side is summed on its own, so that the load of a shared
+// machine weighs on both sides alike. It reports each side's CPU per block
+// (events-cpu-ns/op, noevents-cpu-ns/op) and their ratio (x-events).
+func BenchmarkBlockConnectedPaymentInterleaved(b *testing.B) {
+	for _, history := range []int{0, 1000, 10000, 100000} {
+		if history > 10000 && testing.Short() {
+			continue
+		}
+		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) {
+			ctx := context.Background()
+			on, spk := historyWallet(b, history)
+			off, _ := historyWallet(b, history)
+			wallet.SetNoEvents(off, true)
+			var recent []wallet.BlockRef
+			block := func(w *wallet.Wallet, i int) {
+				height := int32(100 + i)
+				var h chainhash.Hash
+				binary.LittleEndian.PutUint64(h[:], uint64(height))
+				blk := wallet.BlockInfo{Height: height, Hash: h, Time: 1700000000 + int64(i)}
+				if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{payment(i, spk)}, nil); err != nil {
+					b.Fatal(err)
+				}
+				if err := w.Checkpoint(ctx, recentWindow(recent, height, h)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.GC()
+			b.ResetTimer()
+			var spent [2]time.Duration
+			for i := range b.N {
+				// Alternate which side goes first.
+				for k := range 2 {
+					side := (i + k) % 2
+					w := on
+					if side == 1 {
+						w = off
+					}
+					start := benchcpu.Used()
+					block(w, i)
+					spent[side] += benchcpu.Used() - start
+				}
+				var h chainhash.Hash
+				binary.LittleEndian.PutUint64(h[:], uint64(100+i))
+				recent = recentWindow(recent, int32(100+i), h)
+			}
+			if b.N > 0 && spent[1] > 0 {
+				b.ReportMetric(float64(spent[0])/float64(b.N), "events-cpu-ns/op")
+				b.ReportMetric(float64(spent[1])/float64(b.N), "noevents-cpu-ns/op")
+				b.ReportMetric(float64(spent[0])/float64(spent[1]), "x-events")
+			}
+		})
+	}
+}
+
+// benchRecent is how many last processed blocks each checkpoint of the
+// benchmarks records.
+var benchRecent = 1
+
+// recentWindow is recent with the block of height and hash h added, the
+// oldest dropped past benchRecent blocks.
+func recentWindow(recent []wallet.BlockRef, height int32, h chainhash.Hash) []wallet.BlockRef {
+	out := append(append([]wallet.BlockRef(nil), recent...), wallet.BlockRef{Height: height, Hash: h})
+	if len(out) > benchRecent {
+		out = out[len(out)-benchRecent:]
+	}
+	return out
 }
