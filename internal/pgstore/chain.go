@@ -21,7 +21,8 @@ type WalletTx struct {
 	BlockTime    int64
 	BlockIndex   int32
 	// EventDepth is the highest confirmation depth the event log reported
-	// since the transaction last entered a block (0: none).
+	// since the transaction last entered a block (0: none); -1 says the
+	// wallet derives it from the recorded chain position. Kept as given.
 	EventDepth int32
 }
 

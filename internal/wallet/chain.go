@@ -78,7 +78,8 @@ type TxRecord struct {
 	BlockTime  int64
 	BlockIndex int32
 	// EventDepth is the highest confirmation depth the event log reported
-	// since the transaction last entered a block (0: none).
+	// since the transaction last entered a block (0: none), or followTip
+	// (-1): the recorded chain position gives it (see followTip).
 	EventDepth int32
 }
 
@@ -161,8 +162,11 @@ type walletTx struct {
 	credOK  bool
 	// evDepth is the highest confirmation depth reported in the event
 	// log since the transaction last entered a block (0: none); the
-	// stored rec.EventDepth follows it.
-	evDepth int32
+	// stored rec.EventDepth follows it, unless evFollow: then it is
+	// followTip, and the written chain position gives the depth (see
+	// followTip).
+	evDepth  int32
+	evFollow bool
 	// marks are the recorded abandoned state and fee-bump links.
 	marks TxMarks
 	// inMempool: an unconfirmed transaction the backend's mempool holds
@@ -221,6 +225,13 @@ type chainData struct {
 	evPending map[chainhash.Hash]struct{}
 	// evPendingPeak is the most evPending held since it was last made.
 	evPendingPeak int
+	// written is the height of the last processed block written to the
+	// store (-1: none); recent may be ahead of it (AdvanceTip, or a
+	// block not yet checkpointed).
+	written int32
+	// followDepths is the metaEventDepths setting: the configured
+	// depths the followTip transactions on disk were stored under.
+	followDepths string
 	// committed are the wallet's own transactions (CommitTx) not yet seen
 	// in the backend's mempool: DropUnconfirmed keeps them, as Core keeps
 	// its own transactions, so that a mempool read taken before the relay
@@ -344,6 +355,7 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 			return
 		}
 		w.fillChain(snap)
+		c.loadErr = w.pinAllFollowers(ctx)
 	})
 	return c.loadErr
 }
@@ -352,12 +364,27 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 // caller holds c.mu for writing (or runs in loadChain's once).
 func (w *Wallet) fillChain(snap *ChainSnapshot) {
 	c := &w.chain
+	c.written = -1
+	if n := len(snap.Recent); n > 0 {
+		c.written = snap.Recent[n-1].Height
+	}
+	stored := parseDepths(c.followDepths)
+	if stored == nil {
+		stored = w.eventDepths()
+	}
 	for _, r := range snap.Txs {
 		wt, err := newWalletTx(r)
 		if err != nil {
 			continue
 		}
 		wt.evDepth = r.EventDepth
+		if r.EventDepth == followTip {
+			wt.evDepth = 0
+			if r.Height >= 0 {
+				wt.evFollow = true
+				wt.evDepth = derivedDepth(stored, r.Height, c.written)
+			}
+		}
 		wt.marks = snap.Marks[r.TxID]
 		// Until the first mempool read says otherwise, an unconfirmed
 		// transaction that was not abandoned is taken to be in the
@@ -410,6 +437,9 @@ func (w *Wallet) reloadChain(ctx context.Context, cs ChainStore) error {
 	c.nextSeq = 1
 	c.recentUnwritten = false
 	w.fillChain(snap)
+	if err := w.pinAllFollowers(ctx); err != nil {
+		return err
+	}
 	for id, in := range inMempool {
 		if wt := c.txs[id]; wt != nil && !wt.confirmed() && !wt.marks.Abandoned {
 			wt.inMempool = in || c.committed[id]
@@ -770,6 +800,10 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 
 	var recs []TxRecord
 	var recTxs []*wire.MsgTx
+	var depths []int32
+	// newFollow: a transaction is stored with a followTip depth under
+	// depths not recorded yet (metaEventDepths).
+	newFollow := false
 	// back are known unconfirmed transactions seen in the mempool again.
 	var back []*walletTx
 	used := map[*walletDesc]int64{}
@@ -827,12 +861,18 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		if i < len(indexes) {
 			r.BlockIndex = int32(indexes[i])
 		}
+		// depth is the depth reported in memory, r.EventDepth the
+		// one stored (followTip: derived, see followTip).
+		var depth int32
 		switch old, ok := c.txs[chainhash.Hash(r.TxID)]; {
 		case ok:
 			r.Seq, r.TimeReceived, r.TimeSmart = old.rec.Seq, old.rec.TimeReceived, old.rec.TimeSmart
-			r.EventDepth = old.evDepth
+			r.EventDepth, depth = old.rec.EventDepth, old.evDepth
 			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
-				r.EventDepth = w.blockDepth()
+				r.EventDepth, depth = w.blockDepth(), w.blockDepth()
+				if w.followsTip(r.Height) {
+					r.EventDepth = followTip
+				}
 			}
 		case blk.Height < 0:
 			// Unconfirmed: listed at the time it was received.
@@ -840,9 +880,16 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			r.TimeSmart = now
 		default:
 			r.TimeSmart = c.smartTime(blk, now, recs)
-			r.EventDepth = w.blockDepth()
+			r.EventDepth, depth = w.blockDepth(), w.blockDepth()
+			if w.followsTip(r.Height) {
+				r.EventDepth = followTip
+			}
+		}
+		if r.EventDepth == followTip && c.followDepths != w.depthsKey() {
+			newFollow = true
 		}
 		recs = append(recs, r)
+		depths = append(depths, depth)
 		recTxs = append(recTxs, tx)
 		batch[chainhash.Hash(r.TxID)] = tx
 	}
@@ -984,6 +1031,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		if err := appendEvents(tx, events); err != nil {
 			return err
 		}
+		if newFollow {
+			if err := tx.PutMeta(metaEventDepths, []byte(w.depthsKey())); err != nil {
+				return err
+			}
+		}
 		for id, m := range unabandon {
 			if err := tx.PutTxMarks(id, m); err != nil {
 				return err
@@ -1022,6 +1074,9 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// changed are the transactions whose state is derived again.
 	changed := make([]*walletTx, 0, len(recs)+len(back)+len(unabandon))
 	c.mu.Lock()
+	if newFollow {
+		c.followDepths = w.depthsKey()
+	}
 	for i, r := range recs {
 		if r.Seq == 0 {
 			if seqs[i] > 0 {
@@ -1041,7 +1096,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			if m, ok := unabandon[old.txid]; ok {
 				old.marks = m
 			}
-			old.evDepth = r.EventDepth
+			old.evDepth, old.evFollow = depths[i], r.EventDepth == followTip
 			w.trackDepth(old)
 			changed = append(changed, old)
 			continue
@@ -1051,7 +1106,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		if err != nil {
 			continue
 		}
-		wt.evDepth = r.EventDepth
+		wt.evDepth, wt.evFollow = depths[i], r.EventDepth == followTip
 		wt.inMempool = r.Height < 0
 		c.add(wt)
 		w.trackDepth(wt)
@@ -1187,8 +1242,14 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 			cleared[wt] = m
 		}
 	}
+	tip := tipHeight(kept)
+	var pins []pinned
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		if err := tx.UnconfirmAbove(height); err != nil {
+			return err
+		}
+		var err error
+		if pins, err = w.pinFollowers(tx, tip, height, nil); err != nil {
 			return err
 		}
 		for wt, m := range cleared {
@@ -1212,7 +1273,7 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	for _, wt := range c.order {
 		if wt.rec.Height > height {
 			wt.rec.Height, wt.rec.BlockHash, wt.rec.BlockTime, wt.rec.BlockIndex = -1, [32]byte{}, 0, 0
-			wt.evDepth, wt.rec.EventDepth = 0, 0
+			wt.evDepth, wt.rec.EventDepth, wt.evFollow = 0, 0, false
 			c.untrackDepth(wt.txid)
 			// Back to the mempool, as a node takes the transactions
 			// of disconnected blocks back; the next mempool read
@@ -1224,9 +1285,19 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	for wt, m := range cleared {
 		wt.marks = m
 	}
+	applyPins(pins)
 	c.refreshStates()
 	c.recent = kept
+	c.written = tip
 	return nil
+}
+
+// tipHeight is the height of the last of recent, -1 when it is empty.
+func tipHeight(recent []BlockRef) int32 {
+	if len(recent) == 0 {
+		return -1
+	}
+	return recent[len(recent)-1].Height
 }
 
 // Checkpoint records the last processed blocks, lowest first.
@@ -1242,14 +1313,23 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	if len(recent) > 0 && !w.noEvents {
 		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
 	}
+	tip := tipHeight(recent)
+	var pins []pinned
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		if err := appendEvents(tx, events); err != nil {
 			return err
 		}
 		for wt, d := range reached {
+			if wt.evFollow {
+				continue // the position written below gives it
+			}
 			if err := tx.SetEventDepth(wt.rec.TxID, d); err != nil {
 				return err
 			}
+		}
+		var err error
+		if pins, err = w.pinFollowers(tx, tip, tip, reached); err != nil {
+			return err
 		}
 		return tx.SetRecentBlocks(recent)
 	})
@@ -1257,13 +1337,18 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 		return err
 	}
 	for wt, d := range reached {
-		wt.evDepth, wt.rec.EventDepth = d, d
+		wt.evDepth = d
+		if !wt.evFollow {
+			wt.rec.EventDepth = d
+		}
 		if d >= w.topDepth() {
 			c.untrackDepth(wt.txid)
 		}
 	}
+	applyPins(pins)
 	c.recent = append([]BlockRef(nil), recent...)
 	c.recentUnwritten = false
+	c.written = tip
 	return nil
 }
 
@@ -1307,10 +1392,23 @@ func (w *Wallet) flushTip(ctx context.Context) error {
 		return nil
 	}
 	recent := append([]BlockRef(nil), c.recent...)
-	if err := w.updateChain(ctx, func(tx ChainStoreTx) error { return tx.SetRecentBlocks(recent) }); err != nil {
+	tip := tipHeight(recent)
+	var pins []pinned
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		// The confirmed events due at the position are left to the
+		// next Checkpoint, as before the position was written here.
+		var err error
+		if pins, err = w.pinFollowers(tx, tip, tip, nil); err != nil {
+			return err
+		}
+		return tx.SetRecentBlocks(recent)
+	})
+	if err != nil {
 		return err
 	}
+	applyPins(pins)
 	c.recentUnwritten = false
+	c.written = tip
 	return nil
 }
 

@@ -94,6 +94,7 @@ func (w *Wallet) restore(snap *Snapshot) error {
 		return walletErr(ErrWallet, "Wallet file verification failed. Data is not in recognized format.")
 	}
 	w.chain.loadedFrom = decodeRescanFrom(snap.Meta[metaRescanFrom])
+	w.chain.followDepths = string(snap.Meta[metaEventDepths])
 	secrets := map[[32]byte]descriptor.KeyMap{}
 	privStrings := map[[32]byte]string{}
 	for _, s := range w.plainSecrets(snap) {

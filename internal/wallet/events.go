@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -449,4 +450,175 @@ func (c *chainData) untrackDepth(id chainhash.Hash) {
 		}
 		c.evPending, c.evPendingPeak = m, n
 	}
+}
+
+// Reported depths of transactions recorded while following the tip are
+// not written with each transaction: they follow from the chain position
+// on disk. A transaction first placed in a block above the last written
+// one is stored with EventDepth followTip; every later write of the
+// position (Checkpoint) writes, in the same store transaction, the
+// confirmed events due at it, so the depths reported of such a
+// transaction are exactly the configured depths up to its depth at the
+// written position (depth 1 at least: the block's own write reports it).
+// A write that would break that (a lower position after a rollback, a
+// position written without its events by flushTip) first stores the
+// transaction's reported depth explicitly (pinFollowers). The depths
+// configured when such transactions were stored are kept in the settings
+// (metaEventDepths); a wallet opened with other depths stores every such
+// transaction's depth explicitly before anything else (pinAllFollowers),
+// so that each configured depth is reported as it was before: late, if a
+// depth added is already passed. Only a node that alone writes the wallet
+// stores transactions so; an explicit depth (0 or more) is kept and
+// written as before.
+const followTip int32 = -1
+
+// metaEventDepths is the settings key of the configured depths the
+// followTip transactions were stored under: the depths in decimal,
+// ascending, separated by commas.
+const metaEventDepths = "event_depths"
+
+// depthsKey is the configured depths as metaEventDepths stores them.
+func (w *Wallet) depthsKey() string {
+	var b []byte
+	for i, d := range w.eventDepths() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d), 10)
+	}
+	return string(b)
+}
+
+// parseDepths reads a metaEventDepths value, nil when it is not one.
+func parseDepths(s string) []int32 {
+	var out []int32
+	for _, f := range strings.Split(s, ",") {
+		d, err := strconv.ParseInt(f, 10, 32)
+		if err != nil || d < 1 || (len(out) > 0 && int32(d) <= out[len(out)-1]) {
+			return nil
+		}
+		out = append(out, int32(d))
+	}
+	return out
+}
+
+// derivedDepth is the deepest of depths reported for a followTip
+// transaction in the block at height h when the written position is tip
+// (-1: none): the deepest configured depth up to its depth there, depth 1
+// counting as reached once the block is recorded.
+func derivedDepth(depths []int32, h, tip int32) int32 {
+	have := max(1, tip-h+1)
+	var best int32
+	for _, d := range depths {
+		if d <= have {
+			best = d
+		}
+	}
+	return best
+}
+
+// followsTip reports whether a transaction the wallet places in the block
+// at height h now is stored with a followTip depth. The caller holds c.mu.
+func (w *Wallet) followsTip(h int32) bool {
+	if w.noEvents || h < 0 || h <= w.chain.written {
+		return false
+	}
+	_, shared := w.store.(SharedStore)
+	return !shared
+}
+
+// pinned is a followTip transaction whose reported depth a store
+// transaction writes explicitly.
+type pinned struct {
+	wt    *walletTx
+	depth int32
+}
+
+// pinFollowers writes the reported depth of each followTip transaction at
+// or below height limit whose depth the position tip (-1: none), written
+// in the same store transaction, would not give: after reached (the depths
+// that transaction reports) is applied. It returns them for applyPins.
+// Only a lower position, or one written without the events due at it,
+// pins any. The caller holds c.mu.
+func (w *Wallet) pinFollowers(tx ChainStoreTx, tip, limit int32, reached map[*walletTx]int32) ([]pinned, error) {
+	c := &w.chain
+	if w.noEvents {
+		return nil, nil
+	}
+	var pins []pinned
+	check := func(wt *walletTx) error {
+		if wt == nil || !wt.evFollow || !wt.confirmed() || wt.rec.Height > limit {
+			return nil
+		}
+		d, ok := reached[wt]
+		if !ok {
+			d = wt.evDepth
+		}
+		if derivedDepth(w.eventDepths(), wt.rec.Height, tip) == d {
+			return nil
+		}
+		pins = append(pins, pinned{wt, d})
+		return tx.SetEventDepth(wt.rec.TxID, d)
+	}
+	if tip >= c.written {
+		// Only a transaction short of the deepest depth can be
+		// behind a higher position.
+		for id := range c.evPending {
+			if err := check(c.txs[id]); err != nil {
+				return nil, err
+			}
+		}
+		return pins, nil
+	}
+	for _, wt := range c.order {
+		if err := check(wt); err != nil {
+			return nil, err
+		}
+	}
+	return pins, nil
+}
+
+// applyPins records in memory that the pinned transactions' depths are
+// stored explicitly. The caller holds c.mu for writing.
+func applyPins(pins []pinned) {
+	for _, p := range pins {
+		p.wt.evFollow = false
+		p.wt.evDepth, p.wt.rec.EventDepth = p.depth, p.depth
+	}
+}
+
+// pinAllFollowers stores the reported depth of every followTip
+// transaction explicitly when the configured depths are not those they
+// were stored under, and records the configured ones, so that their
+// depths are read as before whatever is configured now. The caller holds
+// c.mu for writing, or runs in loadChain's once.
+func (w *Wallet) pinAllFollowers(ctx context.Context) error {
+	c := &w.chain
+	cur := w.depthsKey()
+	if c.followDepths == cur {
+		return nil
+	}
+	var pins []pinned
+	for _, wt := range c.order {
+		if wt.evFollow {
+			pins = append(pins, pinned{wt, wt.evDepth})
+		}
+	}
+	if len(pins) == 0 {
+		return nil
+	}
+	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
+		for _, p := range pins {
+			if err := tx.SetEventDepth(p.wt.rec.TxID, p.depth); err != nil {
+				return err
+			}
+		}
+		return tx.PutMeta(metaEventDepths, []byte(cur))
+	})
+	if err != nil {
+		return err
+	}
+	applyPins(pins)
+	c.followDepths = cur
+	return nil
 }
