@@ -16,8 +16,16 @@ const Version = "0.1.0"
 // getnetworkinfo's version reports it (clients check it).
 const coreVersion = 300000
 
-// subversion is getnetworkinfo's user agent.
-const subversion = "/descwallet:" + Version + "/"
+// coreRelease is coreVersion as Core writes it in its user agent.
+const coreRelease = "30.0.0"
+
+// subversion is getnetworkinfo's user agent: Core's, then descwallet's, as
+// BIP 14 stacks the agents a program is built on. Clients read Core's
+// release from it: btcd's rpcclient (LND, btcwallet and other Go programs)
+// takes the version after "/Satoshi:" and, without it, speaks to a
+// pre-0.19 bitcoind (sendrawtransaction with allowhighfees, which Core v30
+// refuses, and no testmempoolaccept).
+const subversion = "/Satoshi:" + coreRelease + "/descwallet:" + Version + "/"
 
 // networkInfo is getnetworkinfo's result in Core's field order, for a btcd
 // backend or none.

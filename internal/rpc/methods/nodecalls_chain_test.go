@@ -490,7 +490,7 @@ blockhash confirmations time blocktime`))
 	}
 	raw = okCall(t, s, "getnetworkinfo", nil)
 	wantKeys(t, "getnetworkinfo", raw, coreNetInfoKeys)
-	if !strings.HasPrefix(string(raw), `{"version":300000,"subversion":"/descwallet:`) {
+	if !strings.HasPrefix(string(raw), `{"version":300000,"subversion":"/Satoshi:30.0.0/descwallet:`) {
 		t.Errorf("getnetworkinfo: %s", raw)
 	}
 	// A wallet's path answers the same.

@@ -54,7 +54,7 @@ func TestNodeCallsDaemon(t *testing.T) {
 	checks := []func(json.RawMessage) bool{
 		func(r json.RawMessage) bool { return bytes.Contains(r, []byte(`"blocks":3,`)) },
 		func(r json.RawMessage) bool {
-			return bytes.HasPrefix(r, []byte(`{"version":300000,"subversion":"/descwallet:`+Version+`/"`))
+			return bytes.HasPrefix(r, []byte(`{"version":300000,"subversion":"/Satoshi:30.0.0/descwallet:`+Version+`/"`))
 		},
 		func(r json.RawMessage) bool {
 			return string(r) == `"`+chaincfg.RegressionNetParams.GenesisHash.String()+`"`

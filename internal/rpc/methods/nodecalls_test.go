@@ -227,7 +227,7 @@ func TestNodeCallsNoBackend(t *testing.T) {
 	if r.Error != nil || json.Unmarshal(r.Result, &info) != nil {
 		t.Fatalf("getnetworkinfo: %s", r.Body)
 	}
-	if info["version"] != float64(300000) || info["subversion"] != "/descwallet:"+Version+"/" ||
+	if info["version"] != float64(300000) || info["subversion"] != "/Satoshi:30.0.0/descwallet:"+Version+"/" ||
 		info["connections"] != float64(0) || info["networkactive"] != false {
 		t.Errorf("getnetworkinfo offline: %s", r.Result)
 	}
@@ -308,7 +308,7 @@ func TestNodeCallsBitcoindForwarding(t *testing.T) {
 	var got, want map[string]any
 	json.Unmarshal(r.Result, &got)
 	json.Unmarshal(recReply.Result, &want)
-	want["version"], want["subversion"] = float64(300000), "/descwallet:"+Version+"/"
+	want["version"], want["subversion"] = float64(300000), "/Satoshi:30.0.0/descwallet:"+Version+"/"
 	if b1, _ := json.Marshal(got); !sameJSON(b1, mustJSON(want)) {
 		t.Errorf("getnetworkinfo %s", r.Result)
 	}
