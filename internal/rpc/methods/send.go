@@ -76,6 +76,12 @@ func newSend(d *Deps) *rpc.Method {
 				return nil, err
 			}
 			fr.allowOther = len(tx.TxIn) == 0
+			// Core reads max_tx_weight here, before its type table.
+			if o.exists("max_tx_weight") {
+				if _, err := rpc.AsInt(o.get("max_tx_weight")); err != nil {
+					return nil, err
+				}
+			}
 			if err := setOptionsInputWeights(o.get("inputs"), o); err != nil {
 				return nil, err
 			}

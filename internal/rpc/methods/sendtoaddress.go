@@ -29,9 +29,24 @@ func subtractFeeFrom(raw json.RawMessage, keys []string) (map[int]bool, error) {
 	if rpc.IsNull(raw) {
 		return set, nil
 	}
+	// Core reads the instructions with getValues: an array's elements,
+	// an object's member values, and for anything else a -1.
 	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, rpc.TypeError(rpc.JSONType(raw), "array")
+	switch rpc.JSONType(raw) {
+	case "array":
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, rpc.TypeError(rpc.JSONType(raw), "array")
+		}
+	case "object":
+		members, err := orderedMembers(raw)
+		if err != nil {
+			return nil, rpc.TypeError(rpc.JSONType(raw), "object")
+		}
+		for _, m := range members {
+			list = append(list, m.Value)
+		}
+	default:
+		return nil, rpc.NewError(rpc.CodeMisc, "JSON value is not an object or array as expected")
 	}
 	for _, e := range list {
 		pos := -1
