@@ -354,6 +354,23 @@ func TestSpecterFlow(t *testing.T) {
 			t.Fatalf("getaddressinfo %d: %s", i, r["result"])
 		}
 	}
+	// Labels (wallet/addresslist.py): set_label through setlabel, and
+	// AddressList.add(check_rpc) reading every label but "" back through
+	// listlabels and a getaddressesbylabel batch.
+	var none any
+	w.call(&none, "setlabel", recv1, "coffee")
+	var labels []string
+	w.call(&labels, "listlabels")
+	labels = slices.DeleteFunc(labels, func(l string) bool { return l == "" })
+	if !slices.Equal(labels, []string{"coffee"}) {
+		t.Fatalf("listlabels: %q", labels)
+	}
+	byLabel := w.multi([]any{"getaddressesbylabel", "coffee"})
+	var labelled map[string]json.RawMessage
+	decodeInto(t, "getaddressesbylabel", byLabel[0]["result"], &labelled)
+	if _, ok := labelled[recv1]; !ok || len(labelled) != 1 {
+		t.Fatalf("getaddressesbylabel: %s", byLabel[0]["result"])
+	}
 	// check_unused: receive 0 has received, so Specter moves on.
 	var received float64
 	w.call(&received, "getreceivedbyaddress", recv0, 0)
