@@ -139,8 +139,8 @@ type Handler func(ctx context.Context, req *Request) (any, error)
 type Method struct {
 	// Name is the case-sensitive method name.
 	Name string
-	// Category groups the method in the help list ("Control", "Util",
-	// "Wallet", ...).
+	// Category groups the method in the help list (Core's "control", "util",
+	// "wallet", ...), as Core's command tables name them.
 	Category string
 	// Description is the help text shown after the usage line.
 	Description string

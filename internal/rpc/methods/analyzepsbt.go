@@ -56,7 +56,7 @@ const bytesPerSigOp = 20
 func newAnalyzePSBT(_ *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "analyzepsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Analyzes a PSBT: for each input whether its UTXO is known, whether it is final and what it lacks;\n" +
 			"the fee, the estimated size and fee rate of the final transaction, and the role that should act next.",
 		Params: []rpc.Param{

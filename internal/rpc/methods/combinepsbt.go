@@ -11,7 +11,7 @@ import (
 func newCombinePSBT(_ *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "combinepsbt",
-		Category:    "Raw transactions",
+		Category:    "rawtransactions",
 		Description: "Combines PSBTs of the same transaction into one, keeping every signature and field (the Combiner role).",
 		Params: []rpc.Param{
 			{Name: "txs", Type: rpc.TypeArray, Description: "The PSBTs, base64.",

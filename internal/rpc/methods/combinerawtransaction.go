@@ -18,7 +18,7 @@ import (
 func newCombineRawTransaction(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "combinerawtransaction",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Combines versions of one transaction signed by different parties into one transaction\n" +
 			"holding all their signatures. The result may still be partially signed. The spent outputs\n" +
 			"are looked up in the chain backend's UTXO set and mempool.",

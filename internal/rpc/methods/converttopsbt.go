@@ -12,7 +12,7 @@ import (
 func newConvertToPSBT(_ *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "converttopsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Converts a network-serialized transaction to a PSBT with empty maps.\n" +
 			"Use it only with createrawtransaction and fundrawtransaction; createpsbt and walletcreatefundedpsbt are preferred.",
 		Params: []rpc.Param{

@@ -26,7 +26,7 @@ type createMultisigResult struct {
 func newCreateMultisig(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "createmultisig",
-		Category: "Util",
+		Category: "util",
 		Description: "Builds an m-of-n multisig script from public keys and returns its address, the script and\n" +
 			"its descriptor. Nothing is stored.",
 		Params: []rpc.Param{

@@ -12,7 +12,7 @@ import (
 func newCreatePSBT(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "createpsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Creates a PSBT spending the given inputs to the given outputs (the Creator role).\n" +
 			"The transaction is built as createrawtransaction builds it; the input and output maps are empty.",
 		Params:   createTxParams(),

@@ -35,7 +35,7 @@ func createTxParams() []rpc.Param {
 func newCreateRawTransaction(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "createrawtransaction",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Builds an unsigned transaction spending the given inputs to the given outputs and returns it\n" +
 			"hex-encoded. Nothing is signed, stored or sent.",
 		Params: createTxParams(),

@@ -130,7 +130,7 @@ type psbtOutputJSON struct {
 func newDecodePSBT(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "decodepsbt",
-		Category:    "Raw transactions",
+		Category:    "rawtransactions",
 		Description: "Decodes a base64 PSBT into JSON: its transaction, global fields, and every input and output map.",
 		Params: []rpc.Param{
 			{Name: "psbt", Type: rpc.TypeString, Description: "The PSBT, base64."},

@@ -27,7 +27,7 @@ const decodedTxHelp = "{                           (json object)\n" +
 func newDecodeRawTransaction(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "decoderawtransaction",
-		Category:    "Raw transactions",
+		Category:    "rawtransactions",
 		Description: "Shows a hex-encoded serialized transaction as a JSON object.",
 		Params: []rpc.Param{
 			{Name: "hexstring", Type: rpc.TypeHex, Description: "The serialized transaction, hex-encoded."},

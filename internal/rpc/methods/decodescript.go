@@ -38,7 +38,7 @@ type decodeScriptResult struct {
 func newDecodeScript(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "decodescript",
-		Category:    "Raw transactions",
+		Category:    "rawtransactions",
 		Description: "Shows a hex-encoded script: its asm, inferred descriptor, type and address,\nand the P2SH and segwit wrappings it can be given.",
 		Params: []rpc.Param{
 			{Name: "hexstring", Type: rpc.TypeHex, Description: "The script, hex-encoded (empty is the empty script)."},

@@ -64,7 +64,7 @@ const deriveChunk = 1024
 func newDeriveAddresses(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "deriveaddresses",
-		Category: "Util",
+		Category: "util",
 		Description: "Derives one or more addresses corresponding to an output descriptor.\n" +
 			"The descriptor must carry its checksum (see getdescriptorinfo).\n" +
 			"A multipath descriptor gives one list of addresses per branch.",

@@ -92,7 +92,7 @@ func extractHex(p *psbt.Packet) string {
 func newDescriptorProcessPSBT(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "descriptorprocesspsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Updates a PSBT with what the given descriptors know (scripts, key origins, taproot data), signs the\n" +
 			"inputs their private keys can sign, and finalizes complete inputs.",
 		Params: []rpc.Param{

@@ -21,7 +21,7 @@ type finalizeResult struct {
 func newFinalizePSBT(_ *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "finalizepsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Finalizes the inputs of a PSBT whose partial data suffices (the Finalizer role). When every input is\n" +
 			"final and extract is true, the network transaction is returned (the Extractor role); otherwise the PSBT.",
 		Params: []rpc.Param{

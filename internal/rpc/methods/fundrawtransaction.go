@@ -74,7 +74,7 @@ func newFundRawTransaction(d *Deps) *rpc.Method {
 		inputWeightsField, maxTxWeightField)
 	return &rpc.Method{
 		Name:     "fundrawtransaction",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "If the transaction has no inputs, they will be automatically selected to meet its out value.\n" +
 			"It will add at most one change output to the outputs.\n" +
 			"No existing outputs will be modified unless \"subtractFeeFromOutputs\" is specified.\n" +

@@ -22,7 +22,7 @@ type descriptorInfoResult struct {
 func newGetDescriptorInfo(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "getdescriptorinfo",
-		Category: "Util",
+		Category: "util",
 		Description: "Analyses a descriptor.\n" +
 			"A checksum is optional; when one is given it must be right.",
 		Params: []rpc.Param{

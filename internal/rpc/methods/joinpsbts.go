@@ -17,7 +17,7 @@ import (
 func newJoinPSBTs(_ *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "joinpsbts",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Joins PSBTs of different transactions into one with every input and output, in random order.\n" +
 			"No input may be in two of them. Signatures are dropped.",
 		Params: []rpc.Param{

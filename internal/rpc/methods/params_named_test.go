@@ -3,6 +3,8 @@ package methods
 import (
 	"context"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/address"
+	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
 
@@ -185,5 +188,22 @@ func TestStopWait(t *testing.T) {
 	json.Unmarshal(help, &text)
 	if e != nil || len(text) < 4 || text[:5] != "stop\n" {
 		t.Errorf("help stop shows the hidden argument: %q", text)
+	}
+}
+
+// TestHelpListCategories: the help list groups methods under Core's
+// categories, one heading each (the raw-transaction and util methods were
+// split under "Raw transactions", "Rawtransactions" and "Util", "util").
+func TestHelpListCategories(t *testing.T) {
+	list := rpc.HelpList(All(&Deps{Net: &chaincfg.RegressionNetParams}))
+	var headings []string
+	for _, line := range strings.Split(list, "\n") {
+		if strings.HasPrefix(line, "== ") {
+			headings = append(headings, line)
+		}
+	}
+	want := []string{"== Blockchain ==", "== Control ==", "== Network ==", "== Rawtransactions ==", "== Util ==", "== Wallet =="}
+	if !slices.Equal(headings, want) {
+		t.Errorf("help list headings %q, want %q", headings, want)
 	}
 }

@@ -182,6 +182,10 @@ func TestParamsMatchCore(t *testing.T) {
 			continue
 		}
 		checked++
+		// The help list groups methods under Core's category names.
+		if m.Category != c.Category && m.Category != rpc.HiddenCategory {
+			t.Errorf("%s: category %q, Core %q", m.Name, m.Category, c.Category)
+		}
 		for _, diff := range paramDiffs(m, c) {
 			t.Errorf("%s: %s", m.Name, diff)
 		}

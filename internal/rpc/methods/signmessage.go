@@ -13,7 +13,7 @@ import (
 func newSignMessageWithPrivKey(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "signmessagewithprivkey",
-		Category:    "Util",
+		Category:    "util",
 		Description: "Signs a message with a private key, in the form verifymessage checks.",
 		Params: []rpc.Param{
 			{Name: "privkey", Type: rpc.TypeString, Description: "The private key, in WIF."},
@@ -44,7 +44,7 @@ func newSignMessageWithPrivKey(d *Deps) *rpc.Method {
 func newVerifyMessage(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "verifymessage",
-		Category:    "Util",
+		Category:    "util",
 		Description: "Checks a message signature made with the key of a P2PKH address.",
 		Params: []rpc.Param{
 			{Name: "address", Type: rpc.TypeString, Description: "The P2PKH address whose key signed."},

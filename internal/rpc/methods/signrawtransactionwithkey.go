@@ -50,7 +50,7 @@ var sighashTypes = map[string]txscript.SigHashType{
 func newSignRawTransactionWithKey(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "signrawtransactionwithkey",
-		Category: "Rawtransactions",
+		Category: "rawtransactions",
 		Description: "Signs the inputs of a raw transaction (serialized, hex) with the " +
 			"given private keys, which are used for this call only.\n" +
 			"prevtxs describes the outputs being spent: their scriptPubKey, amount " +

@@ -16,7 +16,7 @@ import (
 func newUTXOUpdatePSBT(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:     "utxoupdatepsbt",
-		Category: "Raw transactions",
+		Category: "rawtransactions",
 		Description: "Updates a PSBT with the scripts and key origins the given descriptors know, and, when the node follows\n" +
 			"a chain, with the witness UTXOs of segwit inputs found in the UTXO set or the mempool.",
 		Params: []rpc.Param{

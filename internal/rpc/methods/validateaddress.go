@@ -25,7 +25,7 @@ type validateAddressResult struct {
 func newValidateAddress(d *Deps) *rpc.Method {
 	return &rpc.Method{
 		Name:        "validateaddress",
-		Category:    "Util",
+		Category:    "util",
 		Description: "Tells whether a string is an address of this network and what it pays to.",
 		Params: []rpc.Param{
 			{Name: "address", Type: rpc.TypeString, Description: "The address to check."},
