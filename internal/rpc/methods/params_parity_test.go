@@ -1,6 +1,7 @@
 package methods
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -249,5 +250,68 @@ func TestOptionTypesMatchCore(t *testing.T) {
 	}
 	for f := range ours {
 		t.Errorf("no RPCTypeCheckObj of %s in Core's table", f)
+	}
+}
+
+// TestWrongTypesAsCore calls every served method with a wrong-typed value
+// at each position Core type-checks, and expects Core's -3 "Wrong type
+// passed" message built from Core's declarations (its names, its order,
+// its expected types), so the check is Core's whatever our tables say;
+// then makes the same call with named arguments (aliases used where Core
+// has them).
+func TestWrongTypesAsCore(t *testing.T) {
+	core := loadCoreParams(t)
+	n := newSpendNode(t, t.TempDir())
+	t.Cleanup(func() { n.mgr.Close() })
+	checked := 0
+	for _, m := range All(&Deps{Net: &chaincfg.RegressionNetParams}) {
+		c, ok := core[m.Name]
+		if !ok || m.Passthrough || m.Name == "stop" {
+			continue
+		}
+		var args, named []string
+		var want []string
+		for i, a := range c.Params {
+			exp := coreCheck(a)
+			val, got := "true", "bool"
+			if exp == "bool" {
+				val, got = "1", "number"
+			}
+			if exp == "" {
+				// Not checked by Core: a value its reader accepts
+				// is not needed, the type error comes first.
+				val = "null"
+				if !a.Optional {
+					val = "true"
+				}
+			} else {
+				want = append(want, fmt.Sprintf("    %q: %q", fmt.Sprintf("Position %d (%s)", i+1, a.Name),
+					"JSON value of type "+got+" is not of expected type "+exp))
+			}
+			args = append(args, val)
+			// The same call by name, each parameter under the last of
+			// its names (an alias where Core has one).
+			names := strings.Split(a.Name, "|")
+			named = append(named, fmt.Sprintf("%q: %s", names[len(names)-1], val))
+		}
+		if len(want) == 0 {
+			continue
+		}
+		checked++
+		msg := "Wrong type passed:\n{\n" + strings.Join(want, ",\n") + "\n}"
+		for _, params := range []string{"[" + strings.Join(args, ",") + "]", "{" + strings.Join(named, ",") + "}"} {
+			body := n.rawCallPath("/", m.Name, json.RawMessage(params))
+			var r struct {
+				Error *rpcErr `json:"error"`
+			}
+			json.Unmarshal(body, &r)
+			if r.Error == nil || r.Error.Code != -3 || r.Error.Message != msg {
+				t.Errorf("%s %s: %s\nwant -3 %q", m.Name, params, body, msg)
+			}
+		}
+	}
+	t.Logf("%d methods' type checks compared", checked)
+	if checked < 80 {
+		t.Errorf("only %d methods checked", checked)
 	}
 }
