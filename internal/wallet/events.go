@@ -101,8 +101,79 @@ type eventOutputJSON struct {
 }
 
 // EncodeEventDetail is the stored form of e's amount, fee, outputs and
-// related transaction, which a store keeps as given.
+// related transaction, which a store keeps as given: eventDetail as
+// encoding/json writes it, byte for byte, written directly (every block
+// that pays the wallet encodes it).
 func EncodeEventDetail(e EventRecord) []byte {
+	b := make([]byte, 0, 64+160*len(e.Outputs))
+	b = append(b, `{"amount":`...)
+	b = strconv.AppendInt(b, e.Amount, 10)
+	if e.Fee != nil {
+		b = append(b, `,"fee":`...)
+		b = strconv.AppendInt(b, *e.Fee, 10)
+	}
+	if len(e.Outputs) > 0 {
+		b = append(b, `,"outputs":[`...)
+		for i, o := range e.Outputs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"n":`...)
+			b = strconv.AppendUint(b, uint64(o.Vout), 10)
+			if o.Address != "" {
+				b = append(b, `,"address":`...)
+				b = appendJSONString(b, o.Address)
+			}
+			b = append(b, `,"amount":`...)
+			b = strconv.AppendInt(b, o.Amount, 10)
+			if o.Label != nil {
+				b = append(b, `,"label":`...)
+				b = appendJSONString(b, *o.Label)
+			}
+			if len(o.ParentDescs) > 0 {
+				b = append(b, `,"parent_descs":[`...)
+				for j, p := range o.ParentDescs {
+					if j > 0 {
+						b = append(b, ',')
+					}
+					b = appendJSONString(b, p)
+				}
+				b = append(b, ']')
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	if e.Related != ([32]byte{}) {
+		b = append(b, `,"related":"`...)
+		b = append(b, chainhash.Hash(e.Related).String()...)
+		b = append(b, '"')
+	}
+	return append(b, '}')
+}
+
+// appendJSONString appends s as encoding/json writes a string: as it is,
+// quoted, when it holds only printable ASCII that needs no escape, else
+// by encoding/json itself.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, err := json.Marshal(s)
+			if err != nil {
+				// A string always encodes.
+				panic("event detail: " + err.Error())
+			}
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// encodeEventDetailJSON is EncodeEventDetail by encoding/json, which the
+// tests compare it with.
+func encodeEventDetailJSON(e EventRecord) []byte {
 	d := eventDetail{Amount: e.Amount, Fee: e.Fee}
 	if e.Related != ([32]byte{}) {
 		d.Related = chainhash.Hash(e.Related).String()
@@ -298,12 +369,12 @@ func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) 
 // no address encoded) for one it does not.
 func (w *Wallet) ownScriptInfo(spk []byte) (outInfo, bool) {
 	w.mu.RLock()
-	mine := len(w.findScript(spk)) > 0
-	w.mu.RUnlock()
-	if !mine {
+	defer w.mu.RUnlock()
+	ms := w.findScript(spk)
+	if len(ms) == 0 {
 		return outInfo{}, false
 	}
-	return w.scriptInfo(spk), true
+	return w.infoOf(spk, ms), true
 }
 
 // walletPrev looks a transaction up among the wallet's. The caller holds

@@ -140,8 +140,12 @@ type outInfo struct {
 func (w *Wallet) scriptInfo(spk []byte) outInfo {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
+	return w.infoOf(spk, w.findScript(spk))
+}
+
+// infoOf is scriptInfo given the script's matches. The caller holds w.mu.
+func (w *Wallet) infoOf(spk []byte, ms []match) outInfo {
 	var oi outInfo
-	ms := w.findScript(spk)
 	oi.mine = len(ms) > 0
 	for _, m := range ms {
 		oi.parents = append(oi.parents, m.wd.normalized)
