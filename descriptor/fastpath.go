@@ -24,8 +24,8 @@ const scriptBatch = 256
 // cache (so a later Expand finds the cache filled), but builds no Output:
 // for pkh(), wpkh(), sh(wpkh()) and tr() of one unhardened-ranged BIP 32 key
 // it computes the child points in batches that share one field inversion
-// per addition step (its math/big GCD allocates a little, per step of a
-// batch) and hashes them into scripts with no allocation per index; other
+// per addition step (on secp's four-limb field, allocating nothing) and
+// hashes them into scripts with no allocation per index; other
 // descriptors go through Expand. An error stops the walk.
 func (d *Descriptor) ForEachScript(begin, end uint32, cache *Cache, fn func(index uint32, scripts [][]byte) error) error {
 	if len(d.branches) > 0 {
@@ -107,12 +107,10 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 	mac := hmacFor(der)
 	sha := sha256.New()
 	rip := ripemd160.New()
-	var parX, parY btcec.FieldVal
-	parX.Set(&der.point.X).Normalize()
-	parY.Set(&der.point.Y).Normalize()
+	var par secp.AffinePoint
+	par.SetFieldVals(&der.point.X, &der.point.Y)
 	batch := new(pointBatch)
 	var (
-		points [scriptBatch]btcec.JacobianPoint
 		ks     [scriptBatch]btcec.ModNScalar
 		data   [37]byte
 		ilr    [64]byte
@@ -146,29 +144,22 @@ func (d *Descriptor) fastScripts(k *bip32Key, kind fastKind, begin, end uint32, 
 				return errInvalidChild
 			}
 		}
-		batch.childPoints(ks[:n], &parX, &parY)
+		batch.childPoints(ks[:n], &par)
 		for j := 0; j < n; j++ {
-			p := &points[j]
-			if batch.bad[j] {
-				// An addition the batch could not do: the general way.
-				var ij btcec.JacobianPoint
-				btcec.ScalarBaseMultNonConst(&ks[j], &ij)
-				btcec.AddNonConst(&ij, &der.point, p)
-				if (p.X.IsZero() && p.Y.IsZero()) || !secp.ToAffine(p) {
-					return errInvalidChild
-				}
+			if !batch.bad[j] {
 				continue
 			}
-			p.X.Set(&batch.x[j])
-			p.Y.Set(&batch.y[j])
+			// An addition the batch could not do: the general way.
+			var ij, p btcec.JacobianPoint
+			btcec.ScalarBaseMultNonConst(&ks[j], &ij)
+			btcec.AddNonConst(&ij, &der.point, &p)
+			if (p.X.IsZero() && p.Y.IsZero()) || !secp.ToAffine(&p) {
+				return errInvalidChild
+			}
+			batch.p[j].SetFieldVals(&p.X, &p.Y)
 		}
 		for j := 0; j < n; j++ {
-			p := &points[j]
-			pub[0] = 2
-			if p.Y.IsOdd() {
-				pub[0] = 3
-			}
-			p.X.PutBytesUnchecked(pub[1:])
+			batch.p[j].PutCompressed(&pub)
 			var s []byte
 			switch kind {
 			case fastPKH:

@@ -14,14 +14,15 @@ import (
 // depends on the index. Each k·G is a sum of 32 table points (one per byte
 // of k, b·256^w·G), which this file adds in affine coordinates for a whole
 // batch of scalars at once: the batch shares one field inversion per step
-// (Montgomery's trick), so an affine addition costs a few multiplications
-// instead of a mixed Jacobian addition and the result needs no final
-// conversion.
+// (Montgomery's trick, secp.BatchAdder), so an affine addition costs a few
+// multiplications instead of a mixed Jacobian addition and the result
+// needs no final conversion. The points are public: the additions run on
+// secp's variable-time four-limb field, which allocates nothing.
 
 // baseTable holds b·256^w·G in affine form for w in [0, 32), b in [1, 256).
 var baseTable struct {
 	once sync.Once
-	x, y [32][256]btcec.FieldVal
+	p    [32][256]secp.AffinePoint
 }
 
 func initBaseTable() {
@@ -29,21 +30,20 @@ func initBaseTable() {
 	var one btcec.ModNScalar
 	one.SetInt(1)
 	btcec.ScalarBaseMultNonConst(&one, &base)
+	var (
+		row     [255]btcec.JacobianPoint // b·256^w·G for b in [1, 256)
+		scratch [255]btcec.FieldVal
+	)
 	for w := 0; w < 32; w++ {
-		var acc btcec.JacobianPoint
-		acc.Set(&base)
+		row[0].Set(&base)
+		for b := 1; b < 255; b++ {
+			btcec.AddNonConst(&row[b-1], &base, &row[b])
+		}
+		// One inversion for the row; no multiple of G below n is the
+		// point at infinity.
+		secp.ToAffineBatch(row[:], scratch[:])
 		for b := 1; b < 256; b++ {
-			if b > 1 {
-				var next btcec.JacobianPoint
-				btcec.AddNonConst(&acc, &base, &next)
-				acc.Set(&next)
-			}
-			a := acc
-			if !secp.ToAffine(&a) {
-				a.ToAffine()
-			}
-			baseTable.x[w][b].Set(&a.X).Normalize()
-			baseTable.y[w][b].Set(&a.Y).Normalize()
+			baseTable.p[w][b].SetFieldVals(&row[b-1].X, &row[b-1].Y)
 		}
 		for i := 0; i < 8; i++ {
 			var d btcec.JacobianPoint
@@ -56,20 +56,21 @@ func initBaseTable() {
 // pointBatch is the working memory of childPoints for up to scriptBatch
 // scalars.
 type pointBatch struct {
-	x, y    [scriptBatch]btcec.FieldVal // results (affine, normalized)
-	inf     [scriptBatch]bool           // point at infinity so far
-	bad     [scriptBatch]bool           // needs the general path
-	pending [scriptBatch]int            // elements added to in this step
-	px, py  [scriptBatch]*btcec.FieldVal
-	diff    [scriptBatch]btcec.FieldVal
-	acc     [scriptBatch]btcec.FieldVal
+	p       [scriptBatch]secp.AffinePoint // results
+	inf     [scriptBatch]bool             // point at infinity so far
+	bad     [scriptBatch]bool             // needs the general path
+	pending [scriptBatch]int              // elements added to in this step
+	acc     [scriptBatch]*secp.AffinePoint
+	add     [scriptBatch]*secp.AffinePoint
+	failed  [scriptBatch]bool
+	adder   secp.BatchAdder
 }
 
-// childPoints sets b.x[j], b.y[j] to ks[j]·G + P (P = (parX, parY),
-// affine) for every j, except where b.bad[j] is set: there an addition met
-// equal x coordinates (doubling or a point at infinity, practically never)
-// and the caller computes that point the general way.
-func (b *pointBatch) childPoints(ks []btcec.ModNScalar, parX, parY *btcec.FieldVal) {
+// childPoints sets b.p[j] to ks[j]·G + par for every j, except where
+// b.bad[j] is set: there an addition met equal x coordinates (doubling or a
+// point at infinity, practically never) and the caller computes that point
+// the general way.
+func (b *pointBatch) childPoints(ks []btcec.ModNScalar, par *secp.AffinePoint) {
 	baseTable.once.Do(initBaseTable)
 	n := len(ks)
 	var bytes [scriptBatch][32]byte
@@ -86,13 +87,12 @@ func (b *pointBatch) childPoints(ks []btcec.ModNScalar, parX, parY *btcec.FieldV
 				continue
 			}
 			if b.inf[j] {
-				b.x[j].Set(&baseTable.x[w][v])
-				b.y[j].Set(&baseTable.y[w][v])
+				b.p[j] = baseTable.p[w][v]
 				b.inf[j] = false
 				continue
 			}
 			b.pending[np] = j
-			b.px[np], b.py[np] = &baseTable.x[w][v], &baseTable.y[w][v]
+			b.add[np] = &baseTable.p[w][v]
 			np++
 		}
 		b.addPending(np)
@@ -104,72 +104,30 @@ func (b *pointBatch) childPoints(ks []btcec.ModNScalar, parX, parY *btcec.FieldV
 			continue
 		}
 		if b.inf[j] {
-			b.x[j].Set(parX)
-			b.y[j].Set(parY)
+			b.p[j] = *par
 			b.inf[j] = false
 			continue
 		}
 		b.pending[np] = j
-		b.px[np], b.py[np] = parX, parY
+		b.add[np] = par
 		np++
 	}
 	b.addPending(np)
 }
 
-// addPending adds (px[i], py[i]) to the point of element pending[i] for i
-// in [0, np), in affine coordinates with one shared inversion.
+// addPending adds *add[i] to the point of element pending[i] for i in
+// [0, np), with one shared inversion.
 func (b *pointBatch) addPending(np int) {
 	if np == 0 {
 		return
 	}
-	var t btcec.FieldVal
-	// diff[i] = x2 - x1, acc[i] = product of the non-zero diffs so far.
-	var running btcec.FieldVal
-	running.SetInt(1)
 	for i := 0; i < np; i++ {
-		j := b.pending[i]
-		t.NegateVal(&b.x[j], 1)
-		b.diff[i].Add2(b.px[i], &t).Normalize()
-		if b.diff[i].IsZero() {
-			b.bad[j] = true
-		} else {
-			running.Mul(&b.diff[i])
-		}
-		b.acc[i].Set(&running)
+		b.acc[i] = &b.p[b.pending[i]]
 	}
-	// running is a product of non-zero field elements: never zero.
-	inv, _ := secp.InvertField(&running)
-	inv.Normalize()
-	for i := np - 1; i >= 0; i-- {
-		j := b.pending[i]
-		if b.bad[j] {
-			continue
+	b.adder.Add(b.acc[:np], b.add[:np], b.failed[:np])
+	for i := 0; i < np; i++ {
+		if b.failed[i] {
+			b.bad[b.pending[i]] = true
 		}
-		// 1/diff[i] = inv · acc[i-1], the product of the diffs before it
-		// (a skipped element leaves the running product unchanged).
-		var dinv btcec.FieldVal
-		if i > 0 {
-			dinv.Mul2(&inv, &b.acc[i-1])
-		} else {
-			dinv.Set(&inv)
-		}
-		inv.Mul(&b.diff[i])
-
-		x1, y1 := b.x[j], b.y[j]
-		var lambda, num, x3, y3 btcec.FieldVal
-		t.NegateVal(&y1, 1)
-		num.Add2(b.py[i], &t)    // y2 - y1
-		lambda.Mul2(&num, &dinv) // (y2 - y1) / (x2 - x1)
-		x3.SquareVal(&lambda)    // λ²
-		t.NegateVal(&x1, 1)
-		x3.Add(&t)
-		t.NegateVal(b.px[i], 1)
-		x3.Add(&t).Normalize() // λ² - x1 - x2
-		t.NegateVal(&x3, 1)
-		t.Add(&x1)           // x1 - x3
-		y3.Mul2(&lambda, &t) // λ(x1 - x3)
-		t.NegateVal(&y1, 1)
-		y3.Add(&t).Normalize() // λ(x1 - x3) - y1
-		b.x[j], b.y[j] = x3, y3
 	}
 }

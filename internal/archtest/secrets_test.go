@@ -80,6 +80,9 @@ var variableTime = map[string]bool{
 	"internal/secp.VerifyECDSA":      true,
 	"internal/secp.VerifyECDSABatch": true,
 	"internal/secp.VerifySchnorr":    true,
+	// Affine additions of public points on the four-limb field, with its
+	// exponentiation inverse: variable time without math/big.
+	"(*internal/secp.BatchAdder).Add":                                            true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseValNonConst": true,
 	"(*github.com/decred/dcrd/dcrec/secp256k1/v4.ModNScalar).InverseNonConst":    true,
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa.Sign":                       true,
@@ -147,6 +150,10 @@ func TestSecretsConstantTime(t *testing.T) {
 	// key (public data) reaches it.
 	if path := g.violation(module + "/descriptor.tweakKey"); path == nil {
 		t.Fatal("the walk does not see the library's ScalarBaseMultNonConst as variable time")
+	}
+	// The descriptor fast path's batched additions are variable time.
+	if path := g.violation("(*" + module + "/descriptor.pointBatch).addPending"); path == nil {
+		t.Fatal("the walk does not see secp.BatchAdder.Add as variable time")
 	}
 	// The verifier is variable time, and the walk would reach it from the
 	// signer were it not for the public-input boundary.

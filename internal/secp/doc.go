@@ -19,7 +19,7 @@
 // looks up a table by each byte of the scalar, and its additions branch,
 // so it serves public scalars only.
 //
-// Variable time (field.go, fe.go, verify.go), for public data only: the
+// Variable time (field.go, fe.go, verify.go, affine.go), for public data only: the
 // library inverts a field element by exponentiation (about 270 field
 // operations); InvertField computes the inverse with math/big's extended
 // GCD instead, about a tenth of the time, and checks it with one
@@ -31,7 +31,12 @@
 // odd multiples, and field arithmetic on four 64-bit limbs (fe.go) where
 // the library uses ten 26-bit ones. VerifySchnorr verifies a BIP 340
 // signature with the library's rules through the same chain (s·G - e·P)
-// and one inversion for R's affine form. All of these take time that depends on
+// and one inversion for R's affine form. BatchAdder adds batches of
+// affine points (AffinePoint) on the four-limb field with one inversion
+// per batch, an exponentiation on that field (slower than math/big's GCD,
+// but it allocates nothing, and a batch shares it): the descriptor fast
+// path's child points.
+// All of these take time that depends on
 // their input: they serve public derivation (xpub children, the
 // precomputed table of the descriptor fast path) and the signer's check of
 // its own finished signatures, and must never see a value derived from a

@@ -107,4 +107,12 @@ func BenchmarkInvertField(b *testing.B) {
 			inv.Set(&z).Inverse()
 		}
 	})
+	b.Run("four-limb exponentiation", func(b *testing.B) {
+		var f, inv fe
+		f.setFieldVal(&z)
+		b.ReportAllocs()
+		for b.Loop() {
+			inv.invertExp(&f)
+		}
+	})
 }
