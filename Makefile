@@ -37,7 +37,7 @@ test-short:
 # ACCT_STEPS steps (default 3000) from seed ACCT_SEED (default random; a
 # failure prints the seed and step to rerun). Then the two-node shared
 # wallet test with MULTINODE_ADDRESSES getnewaddress calls (default
-# 10 000; CI makes 2 000), and the event log's kill -9 test with
+# 10 000; CI makes 500), and the event log's kill -9 test with
 # EVENT_PAYMENTS payments (default 10000; CI runs 1000).
 soak: btcd
 	ACCT_STEPS=$${ACCT_STEPS:-3000} ACCT_SEED=$${ACCT_SEED:-random} \

@@ -194,6 +194,8 @@ func TestImportAuditWholeCall(t *testing.T) {
 // TestImportAuditRanges checks range parsing and next_index bounds (e.3
 // step 5, e.6) and the top-up shown by listdescriptors (e.5).
 func TestImportAuditRanges(t *testing.T) {
+	// Its import of a million scripts runs beside the chain tests.
+	t.Parallel()
 	k := loadAuditKeys(t)
 	a := newAuditNode(t)
 	w := wname("w")

@@ -102,7 +102,10 @@ func TestImportDescriptorsCorpus(t *testing.T) {
 	testvec.Load(t, "importdescriptors_rpc.json", &corpus)
 	sort.SliceStable(corpus.Cases, func(i, j int) bool { return corpus.Cases[i].Order < corpus.Cases[j].Order })
 	for _, kind := range corpusStores {
-		t.Run(kind, func(t *testing.T) { replayImportCorpus(t, corpus, kind) })
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel() // each store on its own node
+			replayImportCorpus(t, corpus, kind)
+		})
 	}
 }
 

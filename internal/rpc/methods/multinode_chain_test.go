@@ -24,7 +24,7 @@ func multiNodeAddresses(t *testing.T) int {
 		}
 		return n
 	}
-	return 2000
+	return 500
 }
 
 // TestMultiNodeSharedWallet runs two daemons with -walletdbshared on one

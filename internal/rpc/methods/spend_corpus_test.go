@@ -94,6 +94,7 @@ func TestSpendCorpus(t *testing.T) {
 	}
 	for _, kind := range corpusStores {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel() // each store on its own nodes
 			ran, total := 0, 0
 			pending := map[testvec.Feature]int{}
 			for _, sc := range file.Scenarios {

@@ -117,6 +117,7 @@ func TestWalletCorpus(t *testing.T) {
 	testvec.Load(t, "core_rpc/wallet.json", &file)
 	for _, kind := range corpusStores {
 		t.Run(kind, func(t *testing.T) {
+			t.Parallel() // each store on its own nodes
 			for _, sc := range file.Scenarios {
 				t.Run(sc.ID, func(t *testing.T) {
 					if f, ok := testvec.Pending(sc.ID); ok {
