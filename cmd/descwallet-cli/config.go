@@ -35,6 +35,7 @@ var knownOptions = map[string]optionSpec{
 	"named":                 {help: "Pass arguments as name=value instead of by position"},
 	"getinfo":               {help: "Print a summary of the node's chain and wallet state (several calls, not one consistent snapshot)"},
 	"color":                 {arg: "<when>", help: "Colour the -getinfo summary: always, auto (when writing to a terminal) or never (default: auto)"},
+	"generate":              {help: "Mine blocks to a new address of the wallet: getnewaddress, then generatetoaddress (which a bitcoind chain backend answers). Optional positional arguments: the number of blocks (default: 1) and the maximum tries, as generatetoaddress's nblocks and maxtries. Example: descwallet-cli -generate 4 1000"},
 	"rpcclienttimeout":      {arg: "<n>", help: "Seconds to wait for a reply, 0 for no limit (default: 900)"},
 	"rpcconnect":            {arg: "<ip>", help: "Node address, optionally with :port (default: 127.0.0.1)"},
 	"rpccookiefile":         {arg: "<loc>", help: "Cookie file, relative to the network's data directory unless absolute (default: .cookie there)"},

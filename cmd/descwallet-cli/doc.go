@@ -11,7 +11,7 @@
 // <datadir>/descwallet.conf (or -conf): -rpcconnect, -rpcport, -rpcuser,
 // -rpcpassword, -rpccookiefile, -datadir, -rpcwallet, -named, -stdin,
 // -stdinrpcpass, -stdinwalletpassphrase, -rpcclienttimeout, -rpcwait,
-// -rpcwaittimeout, -getinfo, -color and the network switches -chain=,
+// -rpcwaittimeout, -getinfo, -color, -generate and the network switches -chain=,
 // -regtest, -testnet, -testnet4 and -signet. Without -rpcpassword the client authenticates with
 // the cookie descwalletd writes in the network's folder of the data
 // directory (default ~/.descwallet).

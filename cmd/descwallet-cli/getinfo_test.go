@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -114,5 +115,72 @@ func TestProgressBar(t *testing.T) {
 	}
 	if progressBar(-1) != "" || progressBar(2) != "" {
 		t.Fatal("out of range drew a bar")
+	}
+}
+
+// TestGenerate checks -generate: getnewaddress through -rpcwallet, then
+// generatetoaddress with the number of blocks, the address and maxtries,
+// printed as bitcoin-cli prints it, and its argument checks.
+func TestGenerate(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var calls []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var q struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+			ID     json.RawMessage `json:"id"`
+		}
+		if err := json.Unmarshal(body, &q); err != nil {
+			t.Errorf("bad request %q", body)
+		}
+		mu.Lock()
+		calls = append(calls, r.URL.EscapedPath()+" "+q.Method+" "+string(q.Params))
+		mu.Unlock()
+		switch q.Method {
+		case "getnewaddress":
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","result":"bcrt1qaddr","id":%s}`, q.ID)
+		default:
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","result":["h1","h2"],"id":%s}`, q.ID)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	base := []string{"-datadir=" + t.TempDir(), "-regtest", "-rpcport=" + port, "-rpcuser=u", "-rpcpassword=p",
+		"-rpcwallet=w1", "-generate"}
+	out, errOut, status := runCLI(t, "", append(base, "2", "1000")...)
+	if status != 0 || errOut != "" || out != "{\n  \"address\": \"bcrt1qaddr\",\n  \"blocks\": [\n    \"h1\",\n    \"h2\"\n  ]\n}\n" {
+		t.Fatalf("-generate 2 1000: status %d, stdout %q, stderr %q", status, out, errOut)
+	}
+	want := []string{"/wallet/w1 getnewaddress []", `/wallet/w1 generatetoaddress [2,"bcrt1qaddr",1000]`}
+	mu.Lock()
+	got := append([]string(nil), calls...)
+	calls = nil
+	mu.Unlock()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("calls %q, want %q", got, want)
+	}
+	if _, _, status := runCLI(t, "", base...); status != 0 {
+		t.Fatalf("-generate: status %d", status)
+	}
+	mu.Lock()
+	last := calls[len(calls)-1]
+	mu.Unlock()
+	if last != `/wallet/w1 generatetoaddress [1,"bcrt1qaddr"]` {
+		t.Fatalf("-generate without arguments: %q", last)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"0"}, "error: the first argument (number of blocks to generate, default: 1) must be an integer value greater than zero\n"},
+		{[]string{"1", "2", "3"}, "error: too many arguments (maximum 2 for nblocks and maxtries)\n"},
+		{[]string{"-getinfo"}, "error: Only one of -generate, -getinfo may be specified.\n"},
+	} {
+		_, errOut, status := runCLI(t, "", append(base, tc.args...)...)
+		if status != 1 || errOut != tc.want {
+			t.Errorf("-generate %q: status %d, stderr %q", tc.args, status, errOut)
+		}
 	}
 }

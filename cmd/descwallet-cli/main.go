@@ -186,8 +186,14 @@ func (c *cli) command(args []string) (string, int) {
 			args = append(args, line)
 		}
 	}
+	if s.isSet("generate") && s.isSet("getinfo") {
+		return "error: Only one of -generate, -getinfo may be specified.", 1
+	}
 	if s.getBool("getinfo", false) {
 		return c.getinfo(args)
+	}
+	if s.getBool("generate", false) {
+		return c.generate(args)
 	}
 	if len(args) < 1 {
 		return "error: too few parameters (need at least command)", 1
