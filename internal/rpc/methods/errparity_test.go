@@ -118,3 +118,18 @@ func TestImportPrunedFundsProofChecks(t *testing.T) {
 	// One transaction whose hash is the header's root.
 	a.fails(w, "importprunedfunds", call(zeroHeader+"01000000"+"01"+strings.Repeat("00", 32)+"0101"), -5, "Block not found in chain")
 }
+
+// TestSendAllFeeOverMaximum: sendall's own check of the fee against
+// -maxtxfee answers with Core's TransactionError text (v30 wording), before
+// it finds the wallet holds nothing.
+func TestSendAllFeeOverMaximum(t *testing.T) {
+	n := newSpendNode(t, t.TempDir())
+	t.Cleanup(func() { n.mgr.Close() })
+	a := &auditNode{t: t, n: n, dir: n.dir}
+	w := wname("w")
+	a.ok(nil, "createwallet", `["w"]`, `{"name":"w"}`)
+	const to = "bcrt1qw508d6qejxtdg4y5r3zarvary0c5xw7kygt080"
+	a.fails(w, "sendall", `[["`+to+`"], null, null, 1000000]`, -4, "Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)")
+	a.fails(w, "sendall", `[["`+to+`"], null, null, 100000]`, -6,
+		"Total value of UTXO pool too low to pay for transaction. Try using lower feerate or excluding uneconomic UTXOs with 'send_max' option.")
+}

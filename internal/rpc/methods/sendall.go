@@ -427,7 +427,7 @@ func sendAll(ctx context.Context, d *Deps, w *wallet.Wallet, req *rpc.Request) (
 		maxFee = coinselect.DefaultMaxTxFee
 	}
 	if feeFromSize > maxFee {
-		return nil, rpc.NewError(rpc.CodeWalletError, "Fee exceeds maximum configured by user (e.g. -paytxfee, maxtxfee)")
+		return nil, rpc.NewError(rpc.CodeWalletError, "Fee exceeds maximum configured by user (e.g. -maxtxfee, maxfeerate)")
 	}
 	if effective <= 0 {
 		if sendMax {
