@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -453,19 +455,19 @@ func specterRescan(t *testing.T, node *specterClient, descs []string, depTxID st
 	if len(txs) != 0 {
 		t.Fatalf("listtransactions before the rescan: %+v", txs)
 	}
-	// no_wait: the request goes out, the client gives up after 1 ms and
-	// closes its connection.
+	// no_wait: the request goes out whole (requests sends it before its
+	// read timeout runs), the client gives up 1 ms later and closes its
+	// connection without reading the reply.
 	body := `[{"method":"rescanblockchain","params":[0],"jsonrpc":"2.0","id":0}]`
-	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(node.d.URL, "/")+w.path, strings.NewReader(body))
+	conn, err := net.Dial("tcp", "127.0.0.1:"+strconv.Itoa(node.d.Port))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("content-type", "application/json")
-	req.SetBasicAuth(node.d.User, node.d.Pass)
-	client := &http.Client{Timeout: time.Millisecond, Transport: &http.Transport{}}
-	if resp, err := client.Do(req); err == nil {
-		resp.Body.Close()
-	}
+	auth := base64.StdEncoding.EncodeToString([]byte(node.d.User + ":" + node.d.Pass))
+	fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Basic %s\r\n"+
+		"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", w.path, auth, len(body), body)
+	time.Sleep(time.Millisecond)
+	conn.Close()
 	testenv.Eventually(t, 60*time.Second, func() error {
 		var wi struct {
 			Scanning json.RawMessage `json:"scanning"`
@@ -512,8 +514,11 @@ func specterSpend(t *testing.T, btcd *testenv.Btcd, node, w, hot *specterClient,
 	for _, tip := range tips {
 		locktime = min(locktime, tip.Height)
 	}
-	options := map[string]any{"changeAddress": change0, "subtractFeeFromOutputs": []int{}, "add_inputs": true,
-		"feeRate": 0.00002}
+	// Wallet.createpsbt's options: includeWatching and replaceable (rbf)
+	// first, then the change address, the outputs paying the fee,
+	// add_inputs (Core 21 and later) and the rate in BTC/kvB.
+	options := map[string]any{"includeWatching": true, "replaceable": true, "changeAddress": change0,
+		"subtractFeeFromOutputs": []int{}, "add_inputs": true, "feeRate": 0.00002}
 	var funded struct {
 		PSBT      string  `json:"psbt"`
 		Fee       float64 `json:"fee"`
@@ -650,8 +655,8 @@ func specterSpend(t *testing.T, btcd *testenv.Btcd, node, w, hot *specterClient,
 	for i, in := range orig.TxIn {
 		inputs[i] = map[string]any{"txid": in.PreviousOutPoint.Hash.String(), "vout": in.PreviousOutPoint.Index}
 	}
-	options = map[string]any{"changeAddress": change0, "subtractFeeFromOutputs": []int{}, "add_inputs": false,
-		"feeRate": 0.0001}
+	options = map[string]any{"includeWatching": true, "replaceable": true, "changeAddress": change0,
+		"subtractFeeFromOutputs": []int{}, "add_inputs": false, "feeRate": 0.0001}
 	var bump struct {
 		PSBT string  `json:"psbt"`
 		Fee  float64 `json:"fee"`
