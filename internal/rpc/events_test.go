@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,6 +24,9 @@ type memFeed struct {
 	mu   sync.Mutex
 	logs map[string][]FeedEvent
 	ch   map[string]chan struct{}
+	// empty holds, per wallet, the cursors after which a Read found
+	// nothing: a reader there waits for the next append.
+	empty map[string][]int64
 }
 
 func newMemFeed(wallets ...string) *memFeed {
@@ -63,7 +67,21 @@ func (f *memFeed) Read(_ context.Context, wallet string, after int64, limit int)
 	// rather than walking the whole log under the lock add takes.
 	i := sort.Search(len(log), func(i int) bool { return log[i].Cursor > after })
 	out := append([]FeedEvent(nil), log[i:i+min(limit, len(log)-i)]...)
+	if len(out) == 0 {
+		if f.empty == nil {
+			f.empty = map[string][]int64{}
+		}
+		f.empty[wallet] = append(f.empty[wallet], after)
+	}
 	return out, f.ch[wallet], nil
+}
+
+// readEmptyAfter reports whether a Read of the wallet's log after cursor
+// found nothing.
+func (f *memFeed) readEmptyAfter(wallet string, cursor int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Contains(f.empty[wallet], cursor)
 }
 
 // sseEvent is one parsed Server-Sent Event.
@@ -234,7 +252,9 @@ func TestEventLongPoll(t *testing.T) {
 	var evs []map[string]any
 	var answered time.Time
 	go func() { st, evs, _ = get("/wallet/w/events?after=3&wait=30"); answered = time.Now(); close(done) }()
-	time.Sleep(300 * time.Millisecond)
+	// The poll has read the log and found nothing: it waits for the
+	// append below (an answer before it would hold no event).
+	waitFor(t, func() bool { return feed.readEmptyAfter("w", 3) })
 	select {
 	case <-done:
 		t.Fatalf("long poll answered before any new event: %d %v", st, evs)
