@@ -134,9 +134,6 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 	if opts.ExternalSigner && !opts.DisablePrivateKeys {
 		return nil, nil, walletErr(ErrWallet, "Private keys must be disabled when using an external signer")
 	}
-	if opts.ExternalSigner {
-		return nil, nil, walletErr(ErrWallet, "Compiled without external signing support (required for external signing)")
-	}
 
 	if !m.reserve(name) {
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+m.walletPath(name)+"'. Database already exists.")
@@ -147,6 +144,14 @@ func (m *Manager) Create(ctx context.Context, name string, opts CreateOptions) (
 	dbPath := filepath.Join(dir, DatabaseFile)
 	if m.dbExists(ctx, dbPath) {
 		return nil, nil, walletErr(ErrWallet, "Wallet file verification failed. Failed to create database path '"+dir+"'. Database already exists.")
+	}
+	if opts.ExternalSigner {
+		// Core, built with external signer support (its default), finds
+		// no signer to ask for descriptors (descwallet has no -signer)
+		// and its exception reaches the client as -1. Core has made the
+		// wallet's database by then and leaves it behind; nothing is
+		// made here.
+		return nil, nil, walletErr(ErrMisc, "restart bitcoind with -signer=<cmd>")
 	}
 	if _, ok := m.cfg.Opener.(Catalog); !ok {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
