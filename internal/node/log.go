@@ -98,6 +98,30 @@ func (l *Logs) SetDebug(values []string) error {
 	return nil
 }
 
+// IsDebug reports whether subsystem tag logs at debug level.
+func (l *Logs) IsDebug(tag string) bool {
+	l.mu.Lock()
+	lv, ok := l.levels[tag]
+	l.mu.Unlock()
+	return ok && lv.Level() <= slog.LevelDebug
+}
+
+// SetTagDebug turns debug level on or off for subsystem tag (the logging
+// call).
+func (l *Logs) SetTagDebug(tag string, on bool) {
+	l.mu.Lock()
+	lv, ok := l.levels[tag]
+	l.mu.Unlock()
+	if !ok {
+		return
+	}
+	if on {
+		lv.Set(slog.LevelDebug)
+	} else {
+		lv.Set(slog.LevelInfo)
+	}
+}
+
 // Path returns the log file path.
 func (l *Logs) Path() string { return l.path }
 

@@ -200,6 +200,7 @@ func (n *Node) Start(ctx context.Context) (err error) {
 		Stop:      n.RequestStop,
 		StartTime: n.start,
 		Wallets:   n.wlt,
+		Logging:   n.logs,
 	}
 	deps.Rescans = walletscan.NewRescans()
 	if n.chain != nil {

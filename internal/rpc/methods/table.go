@@ -32,6 +32,9 @@ type Deps struct {
 	// Rescans holds the wallets' rescan reservations, online or not;
 	// nil means one registry for the process.
 	Rescans RescanReserver
+	// Logging switches the debug level of the node's log subsystems (the
+	// logging call); nil: the call changes no log.
+	Logging LogControl
 }
 
 // All returns every method the node serves. To add a method, write its
@@ -43,6 +46,7 @@ func All(d *Deps) []*rpc.Method {
 		newGetRPCInfo(d),
 		newStop(d),
 		newUptime(d),
+		newGetMemoryInfo(d), newLogging(d), newGetZMQNotifications(d),
 		// Util.
 		newCreateMultisig(d), newDeriveAddresses(d), newGetDescriptorInfo(d), newValidateAddress(d),
 		newSignMessageWithPrivKey(d), newVerifyMessage(d),
