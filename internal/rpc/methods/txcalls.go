@@ -225,6 +225,57 @@ func coreReason(reason string) string {
 	return reason
 }
 
+// coreCheckTransaction is Core's context-free CheckTransaction and the
+// coinbase refusal of its mempool's PreChecks, in Core's order: the
+// reject reason of a transaction the mempool refuses before looking at
+// anything else, or "". btcd cannot decode a transaction without inputs
+// at all and words the other refusals its own way, so the btcd
+// translation asks here first.
+func coreCheckTransaction(tx *wire.MsgTx) string {
+	if len(tx.TxIn) == 0 {
+		return "bad-txns-vin-empty"
+	}
+	if len(tx.TxOut) == 0 {
+		return "bad-txns-vout-empty"
+	}
+	if tx.SerializeSizeStripped()*4 > 4_000_000 {
+		return "bad-txns-oversize"
+	}
+	var total int64
+	for _, out := range tx.TxOut {
+		if out.Value < 0 {
+			return "bad-txns-vout-negative"
+		}
+		if out.Value > int64(rpc.MaxMoney) {
+			return "bad-txns-vout-toolarge"
+		}
+		total += out.Value
+		if total < 0 || total > int64(rpc.MaxMoney) {
+			return "bad-txns-txouttotal-toolarge"
+		}
+	}
+	seen := make(map[wire.OutPoint]bool, len(tx.TxIn))
+	for _, in := range tx.TxIn {
+		if seen[in.PreviousOutPoint] {
+			return "bad-txns-inputs-duplicate"
+		}
+		seen[in.PreviousOutPoint] = true
+	}
+	null := func(op wire.OutPoint) bool { return op.Index == wire.MaxPrevOutIndex && op.Hash == (chainhash.Hash{}) }
+	if len(tx.TxIn) == 1 && null(tx.TxIn[0].PreviousOutPoint) {
+		if n := len(tx.TxIn[0].SignatureScript); n < 2 || n > 100 {
+			return "bad-cb-length"
+		}
+		return "coinbase"
+	}
+	for _, in := range tx.TxIn {
+		if null(in.PreviousOutPoint) {
+			return "bad-txns-prevout-null"
+		}
+	}
+	return ""
+}
+
 // rejection turns btcd's refusal of a transaction into Core's
 // sendrawtransaction error: outputs already in the chain are -27, missing
 // inputs -25, any other rejection -26 with the reason.
@@ -281,6 +332,9 @@ func newSendRawTransaction(d *Deps) *rpc.Method {
 		if err != nil {
 			return nil, err
 		}
+		if reason := coreCheckTransaction(tx); reason != "" {
+			return nil, rpc.NewError(rpc.CodeVerifyRejected, reason)
+		}
 		if rate > 0 {
 			res, err := b.TestMempoolAccept(ctx, []*wire.MsgTx{tx})
 			if err != nil {
@@ -317,12 +371,13 @@ func newSendRawTransaction(d *Deps) *rpc.Method {
 
 // acceptJSON is one element of testmempoolaccept's result.
 type acceptJSON struct {
-	TxID         string          `json:"txid"`
-	WTxID        string          `json:"wtxid"`
-	Allowed      bool            `json:"allowed"`
-	VSize        int64           `json:"vsize,omitempty"`
-	Fees         *acceptFeesJSON `json:"fees,omitempty"`
-	RejectReason string          `json:"reject-reason,omitempty"`
+	TxID          string          `json:"txid"`
+	WTxID         string          `json:"wtxid"`
+	Allowed       bool            `json:"allowed"`
+	VSize         int64           `json:"vsize,omitempty"`
+	Fees          *acceptFeesJSON `json:"fees,omitempty"`
+	RejectReason  string          `json:"reject-reason,omitempty"`
+	RejectDetails string          `json:"reject-details,omitempty"`
 }
 
 // acceptFeesJSON is testmempoolaccept's fees object.
@@ -373,6 +428,10 @@ func newTestMempoolAccept(d *Deps) *rpc.Method {
 		if len(txs) > 1 {
 			return nil, errBtcdCannot("testmempoolaccept of a package")
 		}
+		if reason := coreCheckTransaction(txs[0]); reason != "" {
+			return []acceptJSON{{TxID: txs[0].TxHash().String(), WTxID: txs[0].WitnessHash().String(),
+				RejectReason: reason, RejectDetails: reason}}, nil
+		}
 		res, err := b.TestMempoolAccept(ctx, txs)
 		if err != nil {
 			return nil, backendError(err)
@@ -390,7 +449,12 @@ func newTestMempoolAccept(d *Deps) *rpc.Method {
 					EffectiveFeeRate:  rpc.Amount(r.Fee * 1000 / vsize),
 					EffectiveIncludes: []string{r.WTxID.String()}}
 			} else if j.RejectReason == "" {
+				// Core adds its validation state's text except for
+				// missing inputs; btcd's reason stands for it.
 				j.RejectReason = coreReason(r.RejectReason)
+				if j.RejectReason != "missing-inputs" {
+					j.RejectDetails = j.RejectReason
+				}
 			}
 			out[i] = j
 		}
