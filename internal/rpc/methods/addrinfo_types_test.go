@@ -1134,6 +1134,7 @@ func TestAddressInfoChecksum(t *testing.T) {
 // addresses and for neighbouring addresses that are not the wallet's,
 // field by field and in order.
 func TestAddressInfoDescriptorTypes(t *testing.T) {
+	t.Parallel() // its own node, many wallets: beside the chain tests
 	keys := loadAIKeys(t)
 	n := newWalletNode(t, t.TempDir())
 	type check struct {

@@ -19,6 +19,7 @@ type walletDescsReply struct {
 func TestCreateWalletDescriptor(t *testing.T) {
 	for _, store := range corpusStores {
 		t.Run(store, func(t *testing.T) {
+			t.Parallel() // each store on its own node
 			a := newAuditNode(t)
 			if store != "sqlite" {
 				a.n = newWalletNodeOn(t, a.dir, 0, storeOpener(t, a.dir, store))
