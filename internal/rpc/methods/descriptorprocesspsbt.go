@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
-	"errors"
 	"fmt"
 
 	"github.com/btcsuite/btcd/txscript/v2"
@@ -65,13 +64,9 @@ func parsePSBTSighash(req *rpc.Request, i int) (*uint32, error) {
 	return &v, nil
 }
 
-// signPSBTError maps the signer's failure to Core's RPC error.
-func signPSBTError(err error) error {
-	if errors.Is(err, sign.ErrSighashMismatch) {
-		return rpc.NewError(rpc.CodeDeserialization, err.Error())
-	}
-	return err
-}
+// signPSBTError maps the signer's failure to Core's RPC error (the
+// sighash mismatch's row of errTable).
+func signPSBTError(err error) error { return MapError(err) }
 
 // extractHex returns the network hex of a packet whose inputs are all
 // final. Core runs FinalizeAndExtractPSBT on a copy, which for inputs that

@@ -41,6 +41,8 @@ var errTable = []errRow{
 	{Kind: descriptor.ErrMultipath, Code: rpc.CodeInvalidAddressOrKey},
 	{Kind: descriptor.ErrMiniscript, Code: rpc.CodeInvalidAddressOrKey},
 	{Kind: descriptor.ErrHardenedFromPublic, Code: rpc.CodeInvalidAddressOrKey},
+	// The PSBT calls: Core's JSONRPCPSBTError(SIGHASH_MISMATCH).
+	{Kind: sign.ErrSighashMismatch, Code: rpc.CodeDeserialization},
 	// signrawtransactionwithkey.
 	{Kind: sign.ErrTxDecode, Code: rpc.CodeDeserialization},
 	{Kind: sign.ErrInvalidKey, Code: rpc.CodeInvalidAddressOrKey},
