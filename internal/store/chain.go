@@ -244,19 +244,74 @@ func nullString(s string) any {
 	return s
 }
 
-// SetRecentBlocks replaces the recorded chain state.
+// SetRecentBlocks replaces the recorded chain state. When the store knows
+// the recorded blocks (it wrote them), it writes only what changed: a
+// chain follower's list of the last blocks moves by one block at a time,
+// and rewriting every row of it (a hundred) cost each block a hundred
+// statements.
 func (t *Tx) SetRecentBlocks(blocks []BlockRef) error {
-	if err := t.exec("write chain state", "DELETE FROM chain_blocks"); err != nil {
-		return err
+	old, known := t.s.recent, t.s.recentKnown
+	if t.recentSet {
+		old, known = t.recent, true
 	}
-	for _, b := range blocks {
-		if err := t.exec("write chain state", "INSERT INTO chain_blocks (height, hash) VALUES (?, ?)",
-			b.Height, b.Hash[:]); err != nil {
+	t.recent, t.recentSet = append([]BlockRef(nil), blocks...), true
+	if !known {
+		if err := t.exec("write chain state", "DELETE FROM chain_blocks"); err != nil {
 			return err
+		}
+		for _, b := range blocks {
+			if _, err := t.execPrepared(queryPutRecentBlock, b.Height, b.Hash[:]); err != nil {
+				return storeErr(ErrDatabase, "write chain state", err)
+			}
+		}
+		return nil
+	}
+	if len(blocks) == 0 {
+		if len(old) == 0 {
+			return nil
+		}
+		return t.exec("write chain state", "DELETE FROM chain_blocks")
+	}
+	lo, hi := blocks[0].Height, blocks[len(blocks)-1].Height
+	kept := make(map[int32][32]byte, len(blocks))
+	var outside bool
+	for _, b := range old {
+		if b.Height < lo || b.Height > hi {
+			outside = true
+			continue
+		}
+		kept[b.Height] = b.Hash
+	}
+	if outside {
+		if _, err := t.execPrepared(queryTrimRecentBlocks, lo, hi); err != nil {
+			return storeErr(ErrDatabase, "write chain state", err)
+		}
+	}
+	want := make(map[int32]bool, len(blocks))
+	for _, b := range blocks {
+		want[b.Height] = true
+		if h, ok := kept[b.Height]; ok && h == b.Hash {
+			continue
+		}
+		if _, err := t.execPrepared(queryPutRecentBlock, b.Height, b.Hash[:]); err != nil {
+			return storeErr(ErrDatabase, "write chain state", err)
+		}
+	}
+	for h := range kept {
+		if !want[h] {
+			if err := t.exec("write chain state", "DELETE FROM chain_blocks WHERE height = ?", h); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+const (
+	queryPutRecentBlock = `INSERT INTO chain_blocks (height, hash) VALUES (?, ?)
+		ON CONFLICT (height) DO UPDATE SET hash = excluded.hash`
+	queryTrimRecentBlocks = "DELETE FROM chain_blocks WHERE height < ? OR height > ?"
+)
 
 // SetRescan records a rescan in progress; nil removes the record.
 func (t *Tx) SetRescan(rs *RescanState) error {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -131,5 +132,107 @@ func TestTxMarks(t *testing.T) {
 	}
 	if snap, _ := s.LoadChain(ctx); len(snap.Marks) != 0 {
 		t.Errorf("marks left: %+v", snap.Marks)
+	}
+}
+
+// TestSetRecentBlocksChanges: the recorded blocks are always the list last
+// given, whatever moved (a window sliding by one block, a reorg replacing
+// blocks inside it, a gap, a shorter or empty list, a transaction rolled
+// back, the database reopened), and a window sliding by one block changes
+// two rows, not all of them.
+func TestSetRecentBlocksChanges(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "wallet.sqlite")
+	s, err := Create(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	window := func(from, to int32, fork byte) []BlockRef {
+		var out []BlockRef
+		for h := from; h <= to; h++ {
+			out = append(out, BlockRef{Height: h, Hash: [32]byte{byte(h), byte(h >> 8), fork}})
+		}
+		return out
+	}
+	changes := func() int64 {
+		var n int64
+		if err := s.db.QueryRowContext(ctx, "SELECT total_changes()").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	var want []BlockRef
+	set := func(step string, blocks []BlockRef, maxChanges int64) {
+		t.Helper()
+		before := changes()
+		if err := s.Update(ctx, func(tx *Tx) error { return tx.SetRecentBlocks(blocks) }); err != nil {
+			t.Fatal(err)
+		}
+		if n := changes() - before; maxChanges >= 0 && n > maxChanges {
+			t.Errorf("%s: %d rows changed, want at most %d", step, n, maxChanges)
+		}
+		want = blocks
+		checkRecent(t, s, step, want)
+	}
+	set("first", window(1, 100, 0), -1)
+	set("slide", window(2, 101, 0), 2)
+	set("slide again", window(3, 102, 0), 2)
+	set("same", window(3, 102, 0), 0)
+	reorg := append(window(3, 99, 0), window(100, 103, 1)...)
+	set("reorg inside", reorg, 5)
+	set("gap", append(window(3, 50, 0), window(60, 103, 1)[40:]...), -1)
+	set("shorter", window(90, 95, 0), -1)
+	set("empty", nil, -1)
+	set("again", window(10, 20, 0), -1)
+
+	// A rolled back transaction leaves the recorded blocks and what the
+	// store knows of them as they were.
+	err = s.Update(ctx, func(tx *Tx) error {
+		if err := tx.SetRecentBlocks(window(11, 25, 0)); err != nil {
+			return err
+		}
+		if err := tx.SetRecentBlocks(window(12, 26, 0)); err != nil {
+			return err
+		}
+		return errors.New("rolled back")
+	})
+	if err == nil {
+		t.Fatal("rolled back transaction succeeded")
+	}
+	checkRecent(t, s, "rolled back", want)
+	set("after the rollback", window(11, 21, 0), 2)
+	// Two in one transaction: the second starts from the first.
+	err = s.Update(ctx, func(tx *Tx) error {
+		if err := tx.SetRecentBlocks(window(12, 22, 0)); err != nil {
+			return err
+		}
+		return tx.SetRecentBlocks(window(13, 23, 2))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = window(13, 23, 2)
+	checkRecent(t, s, "two in one transaction", want)
+
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(ctx, path); err != nil {
+		t.Fatal(err)
+	}
+	checkRecent(t, s, "reopened", want)
+	set("after reopening", window(14, 24, 2), -1)
+	set("slide after reopening", window(15, 25, 2), 2)
+}
+
+func checkRecent(t *testing.T, s *Store, step string, want []BlockRef) {
+	t.Helper()
+	snap, err := s.LoadChain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(snap.Recent, want) && (len(snap.Recent) > 0 || len(want) > 0) {
+		t.Errorf("%s: recorded %d blocks %v, want %d %v", step, len(snap.Recent), snap.Recent, len(want), want)
 	}
 }

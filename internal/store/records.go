@@ -247,6 +247,10 @@ type Tx struct {
 	ctx context.Context
 	tx  *sql.Tx
 	s   *Store
+	// recent is what SetRecentBlocks recorded in the transaction, when
+	// recentSet.
+	recent    []BlockRef
+	recentSet bool
 }
 
 // execPrepared runs query, one of preparedQueries, with the statement

@@ -39,11 +39,16 @@ type Store struct {
 	// stmts are statements prepared once when db opens (the writes every
 	// wallet update makes), by their text.
 	stmts map[string]*sql.Stmt
+	// recent are the rows of chain_blocks when recentKnown: what the
+	// last committed SetRecentBlocks wrote on this connection.
+	recent      []BlockRef
+	recentKnown bool
 }
 
 // preparedQueries are the statements connect prepares: the driver compiles
 // a statement at every plain Exec.
-var preparedQueries = []string{queryAppendEvent, queryAppendEvents2, querySetEventDepth}
+var preparedQueries = []string{queryAppendEvent, queryAppendEvents2, querySetEventDepth,
+	queryPutRecentBlock, queryTrimRecentBlocks}
 
 // LockSuffix is appended to a database's path to name its lock file, which
 // an open Store holds an exclusive advisory lock on. The file stays after
@@ -361,6 +366,7 @@ func (s *Store) connect(ctx context.Context, file string) error {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	s.db = db
+	s.recent, s.recentKnown = nil, false
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		s.db = nil
@@ -471,7 +477,12 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
+		// Whether the blocks were written is not known.
+		s.recentKnown = s.recentKnown && !tx.recentSet
 		return storeErr(ErrDatabase, "commit", err)
+	}
+	if tx.recentSet {
+		s.recent, s.recentKnown = tx.recent, true
 	}
 	return nil
 }

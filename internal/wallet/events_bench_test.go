@@ -53,7 +53,8 @@ func payment(i int, spk []byte) *wire.MsgTx {
 
 // BenchmarkBlockConnectedPayment records one payment to the wallet per
 // block, as tip following does: the stored wallet update of one wallet
-// transaction and the checkpoint of the block, with the event log (its
+// transaction and the checkpoint of the block (with the last 100 blocks,
+// as the chain follower records them), with the event log (its
 // received, confirmed 1 and, six blocks on, confirmed 6 events) and
 // without it (the same update with the log left out), for their ratio. The
 // wallet already holds history transactions, all reported at every depth,
@@ -73,6 +74,7 @@ func BenchmarkBlockConnectedPayment(b *testing.B) {
 				ctx := context.Background()
 				w, spk := historyWallet(b, history)
 				wallet.SetNoEvents(w, !events)
+				var recent []wallet.BlockRef
 				runtime.GC() // the setup's garbage is not the loop's
 				b.ResetTimer()
 				cpu := benchcpu.Used()
@@ -84,7 +86,8 @@ func BenchmarkBlockConnectedPayment(b *testing.B) {
 					if err := w.BlockConnected(ctx, blk, []*wire.MsgTx{payment(i, spk)}, nil); err != nil {
 						b.Fatal(err)
 					}
-					if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: height, Hash: h}}); err != nil {
+					recent = recentWindow(recent, height, h)
+					if err := w.Checkpoint(ctx, recent); err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -173,8 +176,9 @@ func BenchmarkBlockConnectedPaymentInterleaved(b *testing.B) {
 }
 
 // benchRecent is how many last processed blocks each checkpoint of the
-// benchmarks records.
-var benchRecent = 1
+// benchmarks records: as many as the chain follower keeps
+// (scan.DefaultRecent).
+const benchRecent = 100
 
 // recentWindow is recent with the block of height and hash h added, the
 // oldest dropped past benchRecent blocks.
