@@ -573,6 +573,10 @@ func newBumpFee(d *Deps, wantPSBT bool) *rpc.Method {
 				}
 				return nil, err
 			}
+			// The original is marked replaced even when the client hangs
+			// up once the replacement is committed.
+			ctx, done := rpc.Unwatched(ctx)
+			defer done()
 			if err := commitTransaction(ctx, d, w, signed, wallet.TxComments{}); err != nil {
 				return nil, err
 			}

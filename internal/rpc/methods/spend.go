@@ -87,10 +87,18 @@ func signWithWallet(ctx context.Context, w *wallet.Wallet, tx *wire.MsgTx) (*wir
 // commitTransaction is Core's CommitTransaction: the wallet records its
 // transaction at once (its inputs are spent from then on), then the
 // backend relays it; as in Core a relay failure is logged and the
-// transaction stays in the wallet.
+// transaction stays in the wallet. From the commit on, the call runs to
+// its end whatever its client does (only shutdown stops it): a client
+// hanging up after the wallet recorded the transaction must not leave it
+// spent in the wallet and never relayed.
 func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.MsgTx, comments wallet.TxComments) error {
+	ctx, done := rpc.Unwatched(ctx)
+	defer done()
 	if err := w.CommitTx(ctx, tx, comments); err != nil {
 		return MapError(err)
+	}
+	if afterCommitHook != nil {
+		afterCommitHook()
 	}
 	if !w.Options().WalletBroadcast {
 		// Not relayed: kept, inactive, as Core keeps it.
@@ -106,6 +114,10 @@ func commitTransaction(ctx context.Context, d *Deps, w *wallet.Wallet, tx *wire.
 	}
 	return nil
 }
+
+// afterCommitHook, when set (tests only), runs between the wallet's commit
+// of a transaction and its relay.
+var afterCommitHook func()
 
 // sendMoney is Core's SendMoney for sendtoaddress and sendmany: the
 // transaction is recorded with fr.comments.
