@@ -427,3 +427,30 @@ func TestFollowerSeesDoubleSpendOfMempoolPayment(t *testing.T) {
 	}
 	sameFound(t, "a", fc.a.take(), blkTx(1, again))
 }
+
+// TestFollowerMempoolSpendOfMempoolPayment: a payment to the wallet seen
+// in one mempool poll, then a transaction spending it (to a stranger) seen
+// in a later poll: the spend is the wallet's too, so it is handed over.
+// The payment's output was not in the follower's index (the wallet's own
+// deliveries do not reload its watch list), so such a spend was missed
+// until a block held it.
+func TestFollowerMempoolSpendOfMempoolPayment(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	pay := payTx(wire.OutPoint{Hash: chainhash.Hash{0x55}}, testScript("a0"))
+	c.mempool = []*wire.MsgTx{pay}
+	if _, err := fc.f.PollMempool(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(-1, pay))
+	spend := payTx(wire.OutPoint{Hash: pay.TxHash()}, testScript("stranger"))
+	c.mempool = []*wire.MsgTx{pay, spend}
+	if _, err := fc.f.PollMempool(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(-1, spend))
+	if got := fc.b.take(); len(got) != 0 {
+		t.Errorf("b got %q", got)
+	}
+}

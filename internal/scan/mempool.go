@@ -111,6 +111,12 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 		}
 		f.e.begin(set)
 		rounds := matchMempoolIndex(f.e.x, txs, f.e.in, asked)
+		pos := make(map[chainhash.Hash]int, len(txs))
+		for i, tx := range txs {
+			if tx != nil {
+				pos[tx.TxHash()] = i
+			}
+		}
 		f.e.end(set)
 		for _, m := range members {
 			// Parents first: the sink tells a spend of its outputs
@@ -127,10 +133,17 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 				m.delivered(before)
 				// The wallet watches every input of its unconfirmed
 				// transactions: a block spending one elsewhere
-				// conflicts with the transaction.
+				// conflicts with the transaction. Their outputs that
+				// pay the wallet are its coins now: a transaction of a
+				// later poll spending one is the wallet's too (the
+				// wallet's own deliveries do not reload its watch
+				// list).
 				for _, tx := range round {
 					for _, in := range tx.TxIn {
 						f.e.x.outpoints.add(in.PreviousOutPoint, m.id)
+					}
+					for _, op := range paidOutputs(f.e.x, tx, pos[tx.TxHash()], asked, m.id) {
+						f.e.x.outpoints.add(op, m.id)
 					}
 				}
 				found += len(round)
@@ -240,4 +253,26 @@ func matchMempoolIndex(x *index, txs []*wire.MsgTx, in []bool, asked map[uint64]
 			gained.add(op, gainIDs[k])
 		}
 	}
+}
+
+// paidOutputs returns the outputs of tx (at position i of the batch) that
+// pay member id: a script of its in the index, or one it said is its own
+// (asked, by outKey).
+func paidOutputs(x *index, tx *wire.MsgTx, i int, asked map[uint64][]uint32, id uint32) []wire.OutPoint {
+	var out []wire.OutPoint
+	var payees []uint32
+	txid := tx.TxHash()
+	for j, o := range tx.TxOut {
+		payees = payees[:0]
+		if k := x.key(o.PkScript); x.seen.may(k) {
+			payees = x.scripts.owners(k, payees)
+		}
+		if asked != nil {
+			payees = append(payees, asked[outKey(i, j)]...)
+		}
+		if containsID(payees, id) {
+			out = append(out, wire.OutPoint{Hash: txid, Index: uint32(j)})
+		}
+	}
+	return out
 }

@@ -87,8 +87,8 @@ func TestSimulateRawTransactionChain(t *testing.T) {
 		}
 	}
 
-	// seen waits until every wallet has processed btcd's tip and w0
-	// knows the transactions txids.
+	// seen waits until every wallet has processed btcd's tip and knows
+	// the transactions txids (each pays or spends a coin of each wallet).
 	seen := func(txids ...string) {
 		t.Helper()
 		tip := b.BestBlockHash()
@@ -106,9 +106,6 @@ func TestSimulateRawTransactionChain(t *testing.T) {
 					return fmt.Errorf("wallet at %s, btcd at %s", wi.Last.Hash, tip)
 				}
 				for _, id := range txids {
-					if c != w0 {
-						break
-					}
 					var tx json.RawMessage
 					if err := c.CallResult(&tx, "gettransaction", id); err != nil {
 						return fmt.Errorf("%s %s: %w", c.URL, id, err)
