@@ -6,8 +6,12 @@ import (
 	"github.com/descwallet/descwallet/internal/rpc"
 )
 
+// walletDirEntry is one wallet of listwalletdir. Core v30 always shows
+// its warnings (one for a legacy Berkeley DB wallet, which descwallet
+// does not list): an empty array.
 type walletDirEntry struct {
-	Name string `json:"name"`
+	Name     string   `json:"name"`
+	Warnings []string `json:"warnings"`
 }
 
 type walletDirResult struct {
@@ -20,7 +24,7 @@ func newListWalletDir(d *Deps) *rpc.Method {
 		Name:        "listwalletdir",
 		Category:    walletCategory,
 		Description: "Lists the wallets found in the wallets folder, loaded or not.",
-		Result:      "{\n  \"wallets\" : [ { \"name\" : \"str\" }, ... ]\n}",
+		Result:      "{\n  \"wallets\" : [ { \"name\" : \"str\", \"warnings\" : [ \"str\", ... ] }, ... ]\n}",
 		Examples:    []string{""},
 		Handler: func(ctx context.Context, req *rpc.Request) (any, error) {
 			out := walletDirResult{Wallets: []walletDirEntry{}}
@@ -32,7 +36,7 @@ func newListWalletDir(d *Deps) *rpc.Method {
 				return nil, err
 			}
 			for _, n := range names {
-				out.Wallets = append(out.Wallets, walletDirEntry{Name: n})
+				out.Wallets = append(out.Wallets, walletDirEntry{Name: n, Warnings: []string{}})
 			}
 			return out, nil
 		},
