@@ -21,10 +21,23 @@ type Block struct {
 }
 
 // Chain is the full node's state the model reads: its best chain from
-// genesis and its mempool.
+// genesis and its mempool, and what the test knows of transactions that
+// left the mempool.
 type Chain struct {
 	Blocks  []Block
 	Mempool []*wire.MsgTx
+	// Gone are transactions seen earlier (in the mempool, or handed to
+	// the test by txid and never relayed) that are neither in the best
+	// chain nor in the mempool now: replaced, conflicted, never relayed.
+	// Those that are the wallet's stay in its listings, unconfirmed or
+	// conflicted, as Core keeps them.
+	Gone []*wire.MsgTx
+	// Abandoned are the gone transactions abandontransaction abandoned.
+	Abandoned map[chainhash.Hash]bool
+	// Replacements are the transactions bumpfee made: while unconfirmed
+	// their outputs are not safe to spend (Core's AvailableCoins skips
+	// a transaction that replaces another).
+	Replacements map[chainhash.Hash]bool
 }
 
 // Scripts are the scriptPubKeys the wallet watches.
@@ -43,9 +56,27 @@ type Watched struct {
 type Tx struct {
 	Tx        *wire.MsgTx
 	ID        chainhash.Hash
-	Height    int32 // -1 in the mempool
+	Height    int32 // -1 in the mempool or gone
 	BlockHash chainhash.Hash
 	Coinbase  bool
+	// Gone is a transaction in neither the chain nor the mempool.
+	Gone bool
+	// Abandoned, for a gone transaction, is abandontransaction's mark.
+	Abandoned bool
+	// ConflictHeight, for a gone transaction, is the height of the
+	// lowest block of the best chain spending one of its inputs or one
+	// of its wallet ancestors' (0 when none): Core's block conflict.
+	ConflictHeight int32
+	// MempoolConflict, for a gone transaction, tells that a mempool
+	// transaction spends one of its inputs or one of its wallet
+	// ancestors'.
+	MempoolConflict bool
+}
+
+// spends reports whether the gone transaction t still spends its inputs
+// (Core's IsSpent): neither abandoned nor conflicted.
+func (t *Tx) spends() bool {
+	return !t.Gone || !t.Abandoned && t.ConflictHeight == 0 && !t.MempoolConflict
 }
 
 // Unspent is one entry of listunspent.
@@ -74,11 +105,17 @@ type Entry struct {
 	Confirmations int64
 	BlockHash     string
 	Trusted       *bool
+	// Abandoned is listtransactions' abandoned (gettransaction shows it
+	// on sends only).
+	Abandoned bool
 }
 
 func (e Entry) String() string {
 	s := fmt.Sprintf("%s %s vout=%d %s amount=%d conf=%d block=%s", e.TxID, e.Category, e.Vout,
 		e.Address, e.Amount, e.Confirmations, e.BlockHash)
+	if e.Abandoned {
+		s += " abandoned"
+	}
 	if e.Fee != nil {
 		s += fmt.Sprintf(" fee=%d", *e.Fee)
 	}
@@ -135,6 +172,13 @@ type View struct {
 // receive for each output paying the wallet, change left out of a
 // transaction spending wallet outputs (Core's CachedTxGetAmounts).
 //
+// A gone transaction of the wallet (chain.Gone) is listed with no block:
+// at minus the depth of the lowest block spending one of its or its
+// wallet ancestors' inputs (block-conflicted), else at depth 0; it is
+// never trusted, its outputs are neither balance nor unspent, and it
+// keeps its inputs spent only while neither abandoned nor conflicted
+// with the chain or the mempool (Core's IsSpent).
+//
 // names gives the address of every script outside the wallet that the
 // listings may show (the wallet prints the address of any standard script).
 func Compute(c *Chain, s Scripts, names map[string]string) *View {
@@ -160,8 +204,9 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 			break
 		}
 	}
+	m.considerGone(c)
 	for _, t := range m.txs {
-		if t.Coinbase {
+		if t.Coinbase || !t.spends() {
 			continue
 		}
 		for _, in := range t.Tx.TxIn {
@@ -174,14 +219,17 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 	v := &View{Txs: map[string]TxView{}, Unspent: []Unspent{}, Entries: []Entry{}}
 	for _, t := range m.txs {
 		depth := int64(0)
-		if t.Height >= 0 {
+		switch {
+		case t.Height >= 0:
 			depth = int64(tip-t.Height) + 1
+		case t.ConflictHeight > 0:
+			depth = -(int64(tip-t.ConflictHeight) + 1)
 		}
 		trusted := m.trusted(t)
 		immature := t.Coinbase && depth <= coinbaseMaturity
 		for i, out := range t.Tx.TxOut {
 			op := wire.OutPoint{Hash: t.ID, Index: uint32(i)}
-			if _, mine := m.owned[op]; !mine || m.spent[op] {
+			if _, mine := m.owned[op]; !mine || m.spent[op] || t.Gone {
 				continue
 			}
 			switch {
@@ -194,7 +242,8 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 			}
 			if !immature {
 				v.Unspent = append(v.Unspent, Unspent{TxID: t.ID.String(), Vout: uint32(i),
-					Address: s[string(out.PkScript)].Address, Amount: out.Value, Confirmations: depth, Safe: trusted})
+					Address: s[string(out.PkScript)].Address, Amount: out.Value, Confirmations: depth,
+					Safe: trusted && (depth > 0 || !c.Replacements[t.ID])})
 			}
 		}
 
@@ -210,7 +259,7 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 				credit += out.Value
 			}
 		}
-		base := Entry{TxID: t.ID.String(), Confirmations: depth}
+		base := Entry{TxID: t.ID.String(), Confirmations: depth, Abandoned: t.Abandoned}
 		if t.Height >= 0 {
 			base.BlockHash = t.BlockHash.String()
 		} else {
@@ -257,6 +306,9 @@ func Compute(c *Chain, s Scripts, names map[string]string) *View {
 		if fee != nil {
 			amount -= *fee
 		}
+		for i := range details {
+			details[i].Abandoned = details[i].Abandoned && details[i].Category == "send"
+		}
 		tv := TxView{Amount: amount, Fee: fee, Confirmations: depth, BlockHash: base.BlockHash,
 			Trusted: base.Trusted, Details: SortEntries(details)}
 		v.Txs[t.ID.String()] = tv
@@ -300,13 +352,91 @@ func (m *model) consider(t *Tx) bool {
 	return mine
 }
 
+// considerGone records the gone transactions that are the wallet's,
+// parents before children, with their conflicts.
+func (m *model) considerGone(c *Chain) {
+	// Which transaction of the chain (at which height) and of the mempool
+	// spends each outpoint.
+	inBlock := map[wire.OutPoint]int32{}
+	blockTx := map[wire.OutPoint]chainhash.Hash{}
+	for _, b := range c.Blocks {
+		for _, tx := range b.Txs {
+			id := tx.TxHash()
+			for _, in := range tx.TxIn {
+				inBlock[in.PreviousOutPoint], blockTx[in.PreviousOutPoint] = b.Height, id
+			}
+		}
+	}
+	inPool := map[wire.OutPoint]chainhash.Hash{}
+	for _, tx := range c.Mempool {
+		id := tx.TxHash()
+		for _, in := range tx.TxIn {
+			inPool[in.PreviousOutPoint] = id
+		}
+	}
+	taken := make([]bool, len(c.Gone))
+	for {
+		progress := false
+		for i, tx := range c.Gone {
+			if taken[i] {
+				continue
+			}
+			id := tx.TxHash()
+			// A parent that is itself gone comes first.
+			waiting := false
+			for j, p := range c.Gone {
+				if j != i && !taken[j] && spendsOutputOf(tx, p.TxHash()) {
+					waiting = true
+				}
+			}
+			if waiting {
+				continue
+			}
+			taken[i], progress = true, true
+			t := &Tx{Tx: tx, ID: id, Height: -1, Gone: true, Abandoned: c.Abandoned[id]}
+			for _, in := range tx.TxIn {
+				op := in.PreviousOutPoint
+				if h, ok := inBlock[op]; ok && blockTx[op] != id && (t.ConflictHeight == 0 || h < t.ConflictHeight) {
+					t.ConflictHeight = h
+				}
+				if p, ok := inPool[op]; ok && p != id {
+					t.MempoolConflict = true
+				}
+				if parent := m.byID[op.Hash]; parent != nil && parent.Gone {
+					if parent.ConflictHeight > 0 && (t.ConflictHeight == 0 || parent.ConflictHeight < t.ConflictHeight) {
+						t.ConflictHeight = parent.ConflictHeight
+					}
+					t.MempoolConflict = t.MempoolConflict || parent.MempoolConflict
+				}
+			}
+			// A block conflict replaces the abandoned state (Core's
+			// MarkConflicted).
+			t.Abandoned = t.Abandoned && t.ConflictHeight == 0
+			m.consider(t)
+		}
+		if !progress {
+			return
+		}
+	}
+}
+
+// spendsOutputOf reports whether tx spends an output of the transaction id.
+func spendsOutputOf(tx *wire.MsgTx, id chainhash.Hash) bool {
+	for _, in := range tx.TxIn {
+		if in.PreviousOutPoint.Hash == id {
+			return true
+		}
+	}
+	return false
+}
+
 // trusted is Core's CachedTxIsTrusted for a transaction in the chain or the
-// mempool.
+// mempool; a gone one is never trusted.
 func (m *model) trusted(t *Tx) bool {
 	if t.Height >= 0 {
 		return true
 	}
-	if t.Coinbase {
+	if t.Coinbase || t.Gone {
 		return false
 	}
 	if v, ok := m.trust[t.ID]; ok {

@@ -49,11 +49,13 @@ const checkTimeout = 30 * time.Second
 // slot is one watched-or-not script: a test key paid in one way, or one
 // index of a ranged descriptor.
 type slot struct {
-	kind     string // pkh, sh-wpkh, wpkh, tr
-	key      *testenv.Key
-	wif      string
-	out      testenv.Output
-	desc     string
+	kind string // pkh, sh-wpkh, wpkh, tr
+	key  *testenv.Key
+	wif  string
+	out  testenv.Output
+	desc string
+	// priv is desc with the private key: what the wallet imports.
+	priv     string
 	change   bool
 	imported bool
 	// ranged tells that desc is a ranged descriptor with other slots:
@@ -75,10 +77,12 @@ func rangedSlots(t *testing.T, master *hdkeychain.ExtendedKey, branch uint32, n 
 	}
 	change := branch == 1
 	desc := fmt.Sprintf("wpkh(%s/%d/*)", pub, branch)
+	privDesc := fmt.Sprintf("wpkh(%s/%d/*)", master, branch)
 	if change {
 		desc = fmt.Sprintf("tr(%s/%d/*)", pub, branch)
+		privDesc = fmt.Sprintf("tr(%s/%d/*)", master, branch)
 	}
-	desc = descriptor.AddChecksum(desc)
+	desc, privDesc = descriptor.AddChecksum(desc), descriptor.AddChecksum(privDesc)
 	net := &chaincfg.RegressionNetParams
 	var out []*slot
 	for i := 0; i < n; i++ {
@@ -112,7 +116,7 @@ func rangedSlots(t *testing.T, master *hdkeychain.ExtendedKey, branch uint32, n 
 		if change {
 			kind = "tr"
 		}
-		out = append(out, &slot{kind: kind, wif: wif.String(), desc: desc, change: change, ranged: true,
+		out = append(out, &slot{kind: kind, wif: wif.String(), desc: desc, priv: privDesc, change: change, ranged: true,
 			out: testenv.Output{Address: a.EncodeAddress(), Script: script, ScriptHex: hex.EncodeToString(script)}})
 	}
 	return out
@@ -138,8 +142,15 @@ type harness struct {
 	d      *testenv.Daemon
 	dir    string
 	wallet *testenv.Client
+	// walletDB is -walletdb (SQLite when empty); noRelay starts the
+	// daemon with -walletbroadcast=0.
+	walletDB string
+	noRelay  bool
 
-	slots     []*slot
+	slots []*slot
+	// more are the indexes of the ranged descriptors past the slots the
+	// test pays itself: the wallet's own change and new addresses.
+	more      []*slot
 	strangers []testenv.Output
 	// strangerKeys holds the keys of the strangers' scripts, foreign the
 	// strangers' coins the faucet paid and no spend used yet: a spend
@@ -157,6 +168,20 @@ type harness struct {
 	last *View
 	// counts is how many steps of each kind ran.
 	counts map[string]int
+
+	// sent are the transactions the wallet's sending calls made, by the
+	// txid they returned (the model's only link to them).
+	sent []string
+	// replacements are the transactions bumpfee made; abandoned those
+	// abandontransaction abandoned.
+	replacements map[chainhash.Hash]bool
+	abandoned    map[chainhash.Hash]bool
+	// handed are transactions the wallet made that btcd never saw
+	// (-walletbroadcast=0), read once from gettransaction by their txid.
+	handed map[chainhash.Hash]*wire.MsgTx
+	// lastChain is the chain of the last check.
+	lastChain *Chain
+	byAddr    map[string]*slot
 }
 
 // TestAccountingModel runs a seeded random sequence of chain events against
@@ -167,7 +192,13 @@ func TestAccountingModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: starts two btcd and the daemon")
 	}
-	steps := defaultSteps
+	t.Parallel()
+	runModel(t, "", defaultSteps)
+}
+
+// runModel runs the test with the wallets in the store walletDB names
+// (-walletdb; SQLite when empty), steps steps unless ACCT_STEPS says.
+func runModel(t *testing.T, walletDB string, steps int) {
 	if v := os.Getenv("ACCT_STEPS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
@@ -188,7 +219,8 @@ func TestAccountingModel(t *testing.T) {
 		seed = n
 	}
 	t.Logf("seed %d, %d steps (rerun with ACCT_SEED=%d ACCT_STEPS=%d)", seed, steps, seed, steps)
-	h := newHarness(t, seed)
+	h := newHarness(t, seed, steps)
+	h.walletDB = walletDB
 	h.setup()
 	for h.step = 1; h.step <= steps; h.step++ {
 		h.randomStep()
@@ -197,10 +229,11 @@ func TestAccountingModel(t *testing.T) {
 		len(h.last.Txs), h.n1.GetBlockCount(), h.counts)
 }
 
-func newHarness(t *testing.T, seed int64) *harness {
+func newHarness(t *testing.T, seed int64, steps int) *harness {
 	h := &harness{t: t, seed: seed, rng: rand.New(rand.NewSource(seed)), dir: t.TempDir(),
 		names: map[string]string{}, strangerKeys: map[string]*testenv.Key{}, counts: map[string]int{}, blocks: map[chainhash.Hash]*wire.MsgBlock{},
-		txCache: map[chainhash.Hash]*wire.MsgTx{}}
+		txCache: map[chainhash.Hash]*wire.MsgTx{}, replacements: map[chainhash.Hash]bool{},
+		abandoned: map[chainhash.Hash]bool{}, handed: map[chainhash.Hash]*wire.MsgTx{}}
 	for k := 0; k < 4; k++ {
 		key := testenv.NewKey(fmt.Sprintf("acctest wallet key %d", k))
 		for _, s := range []*slot{
@@ -211,6 +244,7 @@ func newHarness(t *testing.T, seed int64) *harness {
 		} {
 			// The last key's scripts are imported as internal: change.
 			s.key, s.wif, s.change = key, key.WIF, k == 3
+			s.priv = descriptor.AddChecksum(strings.Replace(s.desc, key.PubKeyHex, key.WIF, 1))
 			s.desc = descriptor.AddChecksum(s.desc)
 			h.slots = append(h.slots, s)
 			h.names[string(s.out.Script)] = s.out.Address
@@ -223,9 +257,16 @@ func newHarness(t *testing.T, seed int64) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The wallet's sends take a new change index at most and a send to
+	// itself a new address: the model watches enough indexes past the
+	// slots for every step to take two.
 	for branch := uint32(0); branch < 2; branch++ {
-		for _, s := range rangedSlots(t, master, branch, 12) {
-			h.slots = append(h.slots, s)
+		for i, s := range rangedSlots(t, master, branch, 12+40+2*steps) {
+			if i < 12 {
+				h.slots = append(h.slots, s)
+			} else {
+				h.more = append(h.more, s)
+			}
 			h.names[string(s.out.Script)] = s.out.Address
 		}
 	}
@@ -257,8 +298,9 @@ func (h *harness) setup() {
 	h.n1.Generate(1)
 	h.outside = h.n1.Block(h.n1.BlockHash(1)).Transactions[0].TxHash().String()
 	h.startDaemon(false)
+	// A blank wallet with private keys: the test imports every key.
 	var cw json.RawMessage
-	if err := h.d.CallResult(&cw, "createwallet", "w", true, true); err != nil {
+	if err := h.d.CallResult(&cw, "createwallet", "w", false, true); err != nil {
 		h.fail("createwallet: %v", err)
 	}
 	for _, s := range h.slots {
@@ -276,6 +318,12 @@ func (h *harness) startDaemon(withWallet bool) {
 	if withWallet {
 		args = append(args, "-wallet=w")
 	}
+	if h.walletDB != "" {
+		args = append(args, "-walletdb="+h.walletDB)
+	}
+	if h.noRelay {
+		args = append(args, "-walletbroadcast=0")
+	}
 	h.d = testenv.StartDaemon(h.t, &testenv.DaemonOptions{DataDir: h.dir, Args: args})
 	h.wallet = &testenv.Client{URL: h.d.URL + "wallet/w", User: "u", Pass: "p"}
 }
@@ -286,7 +334,7 @@ func (h *harness) importSlot(s *slot) {
 		Success bool            `json:"success"`
 		Error   json.RawMessage `json:"error"`
 	}
-	req := []map[string]any{{"desc": s.desc, "timestamp": 0}}
+	req := []map[string]any{{"desc": s.priv, "timestamp": 0}}
 	if s.change {
 		req[0]["internal"] = true
 	}
@@ -299,7 +347,7 @@ func (h *harness) importSlot(s *slot) {
 	if len(res) != 1 || !res[0].Success {
 		h.fail("importdescriptors %s: %+v", s.desc, res)
 	}
-	for _, o := range h.slots {
+	for _, o := range append(append([]*slot{}, h.slots...), h.more...) {
 		if o.desc == s.desc {
 			o.imported = true
 		}
@@ -323,6 +371,11 @@ func (h *harness) randomStep() {
 		{5, "daemon restart", h.restart},
 		{4, "rescanblockchain", h.rescan},
 		{5, "import with history", h.importWithHistory},
+		{10, "sendtoaddress", h.sendToAddress},
+		{6, "sendmany", h.sendMany},
+		{5, "bumpfee", h.bumpFee},
+		{3, "lockunspent, then sendtoaddress", h.lockAndSend},
+		{2, "payment never relayed", h.abandonUnrelayed},
 	}
 	total := 0
 	for _, a := range actions {
@@ -499,10 +552,14 @@ func (h *harness) buildSpend(toSelf bool) (string, bool) {
 }
 
 func (h *harness) slotOf(addr string) *slot {
-	for _, s := range h.slots {
-		if s.out.Address == addr {
-			return s
+	if h.byAddr == nil {
+		h.byAddr = map[string]*slot{}
+		for _, s := range append(append([]*slot{}, h.slots...), h.more...) {
+			h.byAddr[s.out.Address] = s
 		}
+	}
+	if s := h.byAddr[addr]; s != nil {
+		return s
 	}
 	h.fail("no key for %s", addr)
 	return nil
@@ -631,15 +688,17 @@ func (h *harness) importWithHistory() bool {
 func (h *harness) check() {
 	h.t.Helper()
 	watched := Scripts{}
-	for _, s := range h.slots {
+	for _, s := range append(append([]*slot{}, h.slots...), h.more...) {
 		if s.imported {
 			watched[string(s.out.Script)] = Watched{Address: s.out.Address, Change: s.change}
 		}
 	}
 	deadline := time.Now().Add(checkTimeout)
 	var want *View
+	var c *Chain
 	for {
-		c, tip := h.readChain()
+		var tip string
+		c, tip = h.readChain()
 		want = Compute(c, watched, h.names)
 		err := h.compare(want, tip)
 		if err == nil {
@@ -650,7 +709,15 @@ func (h *harness) check() {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	h.last = want
+	h.last, h.lastChain = want, c
+	// A block conflict ends the abandoned state for good (Core's
+	// MarkConflicted; a reorg that drops the block leaves the transaction
+	// inactive, not abandoned).
+	for id := range h.abandoned {
+		if want.Txs[id.String()].Confirmations < 0 {
+			delete(h.abandoned, id)
+		}
+	}
 }
 
 // readChain reads btcd's best chain (blocks cached by hash, the hashes of
@@ -705,6 +772,26 @@ func (h *harness) readChain() (*Chain, string) {
 	if int(h.n1.GetBlockCount()) != tip || h.n1.BestBlockHash() != tipHash {
 		h.fail("btcd's chain moved while it was read")
 	}
+	// Every transaction seen in the mempool, or made by the wallet and
+	// never relayed, that is in neither the chain nor the mempool now.
+	here := map[chainhash.Hash]bool{}
+	for _, b := range c.Blocks {
+		for _, tx := range b.Txs {
+			here[tx.TxHash()] = true
+		}
+	}
+	for _, tx := range c.Mempool {
+		here[tx.TxHash()] = true
+	}
+	for _, m := range []map[chainhash.Hash]*wire.MsgTx{h.txCache, h.handed} {
+		for id, tx := range m {
+			if !here[id] {
+				here[id] = true
+				c.Gone = append(c.Gone, tx)
+			}
+		}
+	}
+	c.Abandoned, c.Replacements = h.abandoned, h.replacements
 	return c, tipHash
 }
 
@@ -719,11 +806,13 @@ type walletEntry struct {
 	Confirmations int64        `json:"confirmations"`
 	BlockHash     string       `json:"blockhash"`
 	Trusted       *bool        `json:"trusted"`
+	Abandoned     *bool        `json:"abandoned"`
 }
 
 func (e walletEntry) entry(h *harness) Entry {
 	out := Entry{TxID: e.TxID, Category: e.Category, Vout: e.Vout, Address: e.Address,
-		Amount: h.sats(e.Amount), Confirmations: e.Confirmations, BlockHash: e.BlockHash, Trusted: e.Trusted}
+		Amount: h.sats(e.Amount), Confirmations: e.Confirmations, BlockHash: e.BlockHash, Trusted: e.Trusted,
+		Abandoned: e.Abandoned != nil && *e.Abandoned}
 	if e.Fee != nil {
 		f := h.sats(*e.Fee)
 		out.Fee = &f
