@@ -26,19 +26,22 @@ import (
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/pgtest"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m)
 	testenv.CleanupBuilds()
 	os.Exit(code)
 }
 
-// Step counts and seeds: CI runs defaultSteps with defaultSeed; ACCT_STEPS
-// and ACCT_SEED (a number, or "random") change them (make soak).
+// Step counts and seeds: CI runs defaultSteps on SQLite and pgSteps on
+// PostgreSQL, both from defaultSeed; ACCT_STEPS and ACCT_SEED (a number,
+// or "random") change them for both (make soak).
 const (
 	defaultSteps = 300
+	pgSteps      = 100
 	defaultSeed  = 11
 )
 
@@ -194,6 +197,16 @@ func TestAccountingModel(t *testing.T) {
 	}
 	t.Parallel()
 	runModel(t, "", defaultSteps)
+}
+
+// TestAccountingModelPostgres is TestAccountingModel with the wallet in
+// PostgreSQL (-walletdb), on btcd nodes of its own, in parallel with it.
+func TestAccountingModelPostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts two btcd, PostgreSQL and the daemon")
+	}
+	t.Parallel()
+	runModel(t, pgtest.DSN(t), pgSteps)
 }
 
 // runModel runs the test with the wallets in the store walletDB names
