@@ -952,6 +952,26 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	if len(foreign) > 0 {
 		transitions = append(transitions, c.conflictTransitions(foreign, blk)...)
 	}
+	// A block conflict replaces the abandoned state for good (Core's
+	// MarkConflicted overwrites it): a reorg of the block leaves the
+	// transaction inactive, spending its inputs again, not abandoned.
+	for _, t := range transitions {
+		if t.Kind != TransitionConflicted {
+			continue
+		}
+		m, ok := unabandon[t.TxID]
+		if !ok {
+			wt := c.txs[t.TxID]
+			if wt == nil {
+				continue
+			}
+			m = wt.marks
+		}
+		if m.Abandoned {
+			m.Abandoned = false
+			unabandon[t.TxID] = m
+		}
+	}
 	c.mu.RUnlock()
 	if len(recs) == 0 && len(back) == 0 && len(unabandon) == 0 {
 		return nil

@@ -190,3 +190,75 @@ func TestForeignConflict(t *testing.T) {
 	}
 	check("reloaded after the reorg", 0)
 }
+
+// TestAbandonedThenConflicted: an abandoned wallet spend whose coin
+// another wallet transaction spends in a block is conflicted and no longer
+// abandoned; a reorg of that block leaves it inactive, not abandoned
+// (Core's MarkConflicted replaces the abandoned state and
+// blockDisconnected makes it TxStateInactive), also after a reload. The
+// random accounting test found it (seed 12345, step 593): the wallet
+// showed the transaction abandoned again after the reorg.
+func TestAbandonedThenConflicted(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	m := newManager(dir)
+	w, spk := lockWallet(t, m)
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{4}, Index: 0}, nil, nil))
+	fund.AddTxOut(wire.NewTxOut(10000, spk))
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xb1}, Time: 1700000100},
+		[]*wire.MsgTx{fund}, nil); err != nil {
+		t.Fatal(err)
+	}
+	other := append([]byte{0x00, 0x14}, make([]byte, 20)...)
+	spend := func(change int64) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(6000, other))
+		tx.AddTxOut(wire.NewTxOut(change, spk))
+		return tx
+	}
+	orig, again := spend(3000), spend(2500)
+	if err := w.CommitTx(ctx, orig, wallet.TxComments{}); err != nil {
+		t.Fatal(err)
+	}
+	w.RelayFailed(ctx, orig.TxHash())
+	if err := w.AbandonTransaction(ctx, orig.TxHash(), func(chainhash.Hash) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	info := func(step string, conf int64, abandoned bool) {
+		t.Helper()
+		d, err := w.Transaction(ctx, orig.TxHash())
+		if err != nil || d.Info.Confirmations != conf || d.Info.Abandoned != abandoned {
+			t.Fatalf("%s: %+v %v, want %d confirmations, abandoned %v", step, d.Info, err, conf, abandoned)
+		}
+	}
+	info("abandoned", 0, true)
+	if bal, _ := w.Balances(ctx); bal.Trusted != 10000 {
+		t.Fatalf("abandoned: balances %+v", bal)
+	}
+
+	// The coin spent again, in block 11: the abandoned one is conflicted.
+	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 11, Hash: chainhash.Hash{0xb2}, Time: 1700000200},
+		[]*wire.MsgTx{again}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 10, Hash: [32]byte{0xb1}}, {Height: 11, Hash: [32]byte{0xb2}}}); err != nil {
+		t.Fatal(err)
+	}
+	info("conflicted", -1, false)
+
+	// The block goes away: inactive, not abandoned, after a reload too.
+	if err := w.Rollback(ctx, 10); err != nil {
+		t.Fatal(err)
+	}
+	info("after the reorg", 0, false)
+	m.Close()
+	m = newManager(dir)
+	defer m.Close()
+	w, _, err := m.Load(ctx, "w", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info("reloaded after the reorg", 0, false)
+}
