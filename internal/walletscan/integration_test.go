@@ -19,11 +19,12 @@ import (
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/node"
+	"github.com/descwallet/descwallet/internal/pgtest"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
 func TestMain(m *testing.M) {
-	code := m.Run()
+	code := pgtest.Main(m)
 	testenv.CleanupBuilds()
 	os.Exit(code)
 }

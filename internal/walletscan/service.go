@@ -114,6 +114,10 @@ type walletScan struct {
 	// running is set while run scans, so that a pending rescan is run
 	// once.
 	running atomic.Bool
+	// bg is, while a background run of the pending rescan goes (one
+	// resumed, or recorded by another node or by an import), the channel
+	// closed when it ends.
+	bg atomic.Pointer[chan struct{}]
 }
 
 // New returns a service; Start runs it.
@@ -441,10 +445,12 @@ func (s *Service) scanOf(w *wallet.Wallet) (*walletScan, error) {
 // channel returned is closed when it ends.
 func (s *Service) background(ws *walletScan, what string) chan struct{} {
 	done := make(chan struct{})
+	ws.bg.Store(&done)
 	s.wg.Add(1)
 	safego.Go(what, func() error {
 		defer s.wg.Done()
 		defer close(done)
+		defer ws.bg.CompareAndSwap(&done, nil)
 		// An empty request: run scans what is pending.
 		err := safego.Run(what, func() error {
 			_, err := s.run(ws.ctx, ws, math.MaxInt32, -1)
@@ -674,14 +680,30 @@ func (s *Service) RescanFrom(ctx context.Context, w *wallet.Wallet, timestamp in
 	if err != nil {
 		return scan.Result{}, err
 	}
-	if _, busy := ws.sc.Progress(); busy {
+	if _, busy := ws.sc.Progress(); busy && ws.bg.Load() == nil {
 		return scan.Result{}, &scan.Error{Kind: scan.ErrBusy, Description: "a rescan is running"}
 	}
 	start, err := scan.StartHeight(ws.ctx, s.cfg.Backend, timestamp-TimestampWindow)
 	if err != nil {
 		return scan.Result{}, err
 	}
+	// An import records its rescan before it asks for it, and the poll
+	// of the leader may start that record in the background first: the
+	// import waits for such a run to end, then runs (covering whatever
+	// is still pending), rather than fail as busy.
 	res, err := s.run(ws.ctx, ws, start, -1)
+	for errors.Is(err, scan.ErrBusy) {
+		done := ws.bg.Load()
+		if done == nil {
+			break
+		}
+		select {
+		case <-*done:
+			res, err = s.run(ws.ctx, ws, start, -1)
+		case <-ws.ctx.Done():
+			res, err = scan.Result{}, ws.ctx.Err()
+		}
+	}
 	if s.lostMidway(ws, err) {
 		return s.remoteRescan(w, start, -1, true)
 	}
