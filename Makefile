@@ -34,15 +34,15 @@ test-short:
 	$(GO) test -short -count=1 ./...
 
 # The model-based accounting test, longer than CI's fixed 300 steps on
-# SQLite and 100 on PostgreSQL: ACCT_STEPS steps (default 3000) on both
-# stores at once, from seed ACCT_SEED (default random; a failure prints the
-# seed and step to rerun). Then the two-node shared
+# SQLite, 100 on PostgreSQL and 60 on two nodes sharing a PostgreSQL
+# wallet: ACCT_STEPS steps (default 3000) on all three at once, from seed
+# ACCT_SEED (default random; a failure prints the seed and step to rerun). Then the two-node shared
 # wallet test with MULTINODE_ADDRESSES getnewaddress calls (default
 # 10 000; CI makes 500), and the event log's kill -9 test with
 # EVENT_PAYMENTS payments (default 10000; CI runs 1000).
 soak: btcd
 	ACCT_STEPS=$${ACCT_STEPS:-3000} ACCT_SEED=$${ACCT_SEED:-random} \
-		$(GO) test -count=1 -timeout 0 -v -run '^TestAccountingModel(Postgres)?$$' ./internal/acctest/
+		$(GO) test -count=1 -timeout 0 -v -run '^TestAccountingModel(Postgres|Shared)?$$' ./internal/acctest/
 	MULTINODE_ADDRESSES=$${MULTINODE_ADDRESSES:-10000} \
 		$(GO) test -count=1 -timeout 0 -v -run '^TestMultiNodeSharedWallet$$' ./internal/rpc/methods/
 	EVENT_PAYMENTS=$${EVENT_PAYMENTS:-10000} \
