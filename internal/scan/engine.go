@@ -509,7 +509,6 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 		d := per[id]
 		info := BlockInfo{Height: height, Hash: blk.Hash,
 			Time: blk.Header.Timestamp, TxIndex: d.idx, Rescan: set.rescan}
-		before := m.sourceChanges()
 		if err := m.sink.BlockConnected(ctx, info, d.txs); err != nil {
 			if err := e.fail(set, m, err); err != nil {
 				return found, reloaded, err
@@ -518,7 +517,6 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 		}
 		found += len(d.txs)
 		m.touched = true
-		m.delivered(before)
 		if m.src.Generation() != m.gen {
 			if err := x.load(ctx, m); err != nil {
 				if err := e.fail(set, m, err); err != nil {

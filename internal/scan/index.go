@@ -280,14 +280,6 @@ func (m *member) sourceChanges() uint64 {
 	return 0
 }
 
-// delivered records that the source's changes up to now are the
-// follower's own deliveries, read before they were made (before).
-func (m *member) delivered(before uint64) {
-	if m.changes == before {
-		m.changes = m.sourceChanges()
-	}
-}
-
 // prepare brings m's filter-matching segments up to its scripts.
 func (m *member) prepare() {
 	if m.watched == len(m.scripts) {

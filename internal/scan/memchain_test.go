@@ -289,9 +289,13 @@ type memWallet struct {
 	failNext  error
 	failTwice bool // failNext fails two deliveries
 	changes   uint64
+	// during, when set, runs once inside the next block delivery, as
+	// another path of the wallet recording meanwhile.
+	during func()
 }
 
-// Changes counts the transactions recorded, as a wallet does.
+// Changes counts the transactions recorded other than by the follower's
+// deliveries (a rescan's, importOutput's), as a wallet does.
 func (w *memWallet) Changes() uint64 {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -322,6 +326,12 @@ func (w *memWallet) Generation() uint64 {
 
 func (w *memWallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx) error {
 	w.mu.Lock()
+	if f := w.during; f != nil {
+		w.during = nil
+		w.mu.Unlock()
+		f()
+		w.mu.Lock()
+	}
 	defer w.mu.Unlock()
 	if err := w.failNext; err != nil {
 		if w.failTwice {
@@ -333,7 +343,9 @@ func (w *memWallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wi
 	}
 	for _, tx := range txs {
 		w.found = append(w.found, blkTx(blk.Height, tx))
-		w.changes++
+		if blk.Rescan {
+			w.changes++
+		}
 	}
 	return nil
 }
@@ -361,7 +373,6 @@ func (w *memWallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 	defer w.mu.Unlock()
 	for _, tx := range txs {
 		w.found = append(w.found, blkTx(-1, tx))
-		w.changes++
 	}
 	return nil
 }

@@ -125,12 +125,10 @@ func (f *Follower) pollMempool(ctx context.Context, lone bool) (int, error) {
 				if len(round) == 0 {
 					continue
 				}
-				before := m.sourceChanges()
 				if err := m.sink.(MempoolSink).MempoolTxs(ctx, round); err != nil {
 					fail(m, err)
 					break
 				}
-				m.delivered(before)
 				// The wallet watches every input of its unconfirmed
 				// transactions: a block spending one elsewhere
 				// conflicts with the transaction. Their outputs that

@@ -52,10 +52,12 @@ type Source interface {
 }
 
 // ChangeCounter is an optional Source interface: a counter of the
-// transactions the source recorded, whatever recorded them. A Follower
-// reads a member's watch list again when the counter moved other than by
-// its own deliveries (a transaction recorded by another path, such as a
-// proof-carrying import, may hold outputs the follower does not watch).
+// transactions the source recorded other than through the Follower's own
+// deliveries (its spends, a proof-carrying import, a rescan). A Follower
+// reads a member's watch list again when the counter moved: such a
+// transaction may hold outputs the follower does not watch. The source
+// counts them apart itself: a follower that compared the counter around
+// its deliveries could not tell a change recorded meanwhile from its own.
 type ChangeCounter interface {
 	Changes() uint64
 }

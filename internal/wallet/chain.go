@@ -238,8 +238,9 @@ type chainData struct {
 	// does not forget them.
 	committed map[chainhash.Hash]bool
 
-	// added counts the transactions recorded (TxsAdded).
-	added atomic.Uint64
+	// added counts the transactions recorded (TxsAdded); elsewhere
+	// those not handed in by the chain follower (TxsAddedElsewhere).
+	added, elsewhere atomic.Uint64
 
 	scriptsMu sync.Mutex
 	scripts   map[uint32]*scriptCache
@@ -391,6 +392,7 @@ func (w *Wallet) fillChain(snap *ChainSnapshot) {
 		// mempool.
 		wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
 		c.add(wt)
+		c.elsewhere.Add(1)
 		w.trackDepth(wt)
 	}
 	c.refreshStates()
@@ -509,6 +511,15 @@ func (c *chainData) add(wt *walletTx) {
 // importprunedfunds): a chain follower that sees it move other than by its
 // own deliveries reads the wallet's outpoints again.
 func (w *Wallet) TxsAdded() uint64 { return w.chain.added.Load() }
+
+// TxsAddedElsewhere counts the transactions the wallet recorded since it
+// was loaded other than through the chain follower's deliveries
+// (FollowerBlock, FollowerMempool): its own spends, importprunedfunds,
+// rescans, what other nodes wrote. A follower reads the wallet's outpoints
+// again when it moves; counting its own deliveries apart, which it used
+// to subtract by comparing the count around them, lost a spend the wallet
+// recorded during a delivery (its outputs were then never watched).
+func (w *Wallet) TxsAddedElsewhere() uint64 { return w.chain.elsewhere.Load() }
 
 // ScriptGeneration changes whenever the wallet gains scripts (imports,
 // key-pool top-ups, new addresses past the derived range).
@@ -757,15 +768,28 @@ func (w *Wallet) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
 // descriptors move their next index past the used one and top the key pool
 // up; an active receive descriptor also labels the addresses up to it "".
 func (w *Wallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int) error {
-	return w.connect(ctx, blk, txs, indexes, nil)
+	return w.connect(ctx, blk, txs, indexes, nil, false)
+}
+
+// FollowerBlock is BlockConnected for the chain follower's deliveries:
+// the transactions it records do not count in TxsAddedElsewhere.
+func (w *Wallet) FollowerBlock(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int) error {
+	return w.connect(ctx, blk, txs, indexes, nil, true)
+}
+
+// FollowerMempool is MempoolTxs for the chain follower's deliveries: the
+// transactions it records do not count in TxsAddedElsewhere.
+func (w *Wallet) FollowerMempool(ctx context.Context, txs []*wire.MsgTx) error {
+	return w.connect(ctx, BlockInfo{Height: -1}, txs, nil, nil, true)
 }
 
 // connect is BlockConnected; comments are those of the wallet's own
-// transactions (CommitTx), written with their records when they are new.
+// transactions (CommitTx), written with their records when they are new;
+// follower tells a delivery of the chain follower.
 // A wallet whose database indexes its scripts asks about every output at
 // once; a lookup that fails meanwhile fails the delivery, which is made
 // again.
-func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments) error {
+func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments, follower bool) error {
 	var scripts [][]byte
 	if w.ScriptsInStore() {
 		for _, tx := range txs {
@@ -778,7 +802,7 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 		return err
 	}
 	before := w.lookupFailures()
-	err := w.connectTxs(ctx, blk, txs, indexes, comments)
+	err := w.connectTxs(ctx, blk, txs, indexes, comments, follower)
 	if err == nil && w.lookupFailures() != before {
 		return storageErr(errScriptLookup)
 	}
@@ -786,7 +810,7 @@ func (w *Wallet) connect(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, 
 }
 
 // connectTxs is connect once the scripts are asked about.
-func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments) error {
+func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgTx, indexes []int, comments map[chainhash.Hash]TxComments, follower bool) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
 	}
@@ -1129,6 +1153,9 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		wt.evDepth, wt.evFollow = depths[i], r.EventDepth == followTip
 		wt.inMempool = r.Height < 0
 		c.add(wt)
+		if !follower {
+			c.elsewhere.Add(1)
+		}
 		w.trackDepth(wt)
 		changed = append(changed, wt)
 	}

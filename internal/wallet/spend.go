@@ -217,7 +217,7 @@ func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx, comments TxCommen
 	if comments != (TxComments{}) {
 		notes = map[chainhash.Hash]TxComments{tx.TxHash(): comments}
 	}
-	if err := w.connect(ctx, BlockInfo{Height: -1}, []*wire.MsgTx{tx}, nil, notes); err != nil {
+	if err := w.connect(ctx, BlockInfo{Height: -1}, []*wire.MsgTx{tx}, nil, notes, false); err != nil {
 		return err
 	}
 	// The wallet's mempool transactions it conflicts with leave the

@@ -880,11 +880,16 @@ func (a *adapter) MatchScripts(ctx context.Context, scripts [][]byte) ([]bool, e
 
 func (a *adapter) Generation() uint64 { return a.w.ScriptGeneration() }
 
-func (a *adapter) Changes() uint64 { return a.w.TxsAdded() }
+func (a *adapter) Changes() uint64 { return a.w.TxsAddedElsewhere() }
 
+// BlockConnected records a block's transactions: the follower's own
+// deliveries apart from a rescan's, which the follower has not watched.
 func (a *adapter) BlockConnected(ctx context.Context, blk scan.BlockInfo, txs []*wire.MsgTx) error {
-	return a.w.BlockConnected(ctx, wallet.BlockInfo{Height: blk.Height, Hash: blk.Hash,
-		Time: blk.Time.Unix(), Rescan: blk.Rescan}, txs, blk.TxIndex)
+	b := wallet.BlockInfo{Height: blk.Height, Hash: blk.Hash, Time: blk.Time.Unix(), Rescan: blk.Rescan}
+	if blk.Rescan {
+		return a.w.BlockConnected(ctx, b, txs, blk.TxIndex)
+	}
+	return a.w.FollowerBlock(ctx, b, txs, blk.TxIndex)
 }
 
 func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
@@ -912,7 +917,7 @@ func (a *adapter) RescanProgress(ctx context.Context, next, stop int32) error {
 }
 
 func (a *adapter) MempoolTxs(ctx context.Context, txs []*wire.MsgTx) error {
-	return a.w.MempoolTxs(ctx, txs)
+	return a.w.FollowerMempool(ctx, txs)
 }
 
 func (a *adapter) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash) bool) error {
