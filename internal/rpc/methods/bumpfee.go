@@ -374,7 +374,14 @@ func createRateBump(ctx context.Context, d *Deps, w *wallet.Wallet, txid chainha
 	}
 	var changeErr string
 	if changeScript == nil {
-		if addr, err := w.NewAddressOfType(ctx, true, nil, nil); err != nil {
+		// A new change output takes Core's TransactionChangeType of the
+		// recipients (CreateTransaction's), not -changetype alone.
+		scripts := make([][]byte, len(recipients))
+		for i, r := range recipients {
+			scripts[i] = r.PkScript
+		}
+		t := string(w.ChangeOutputType(nil, scripts))
+		if addr, err := w.NewAddressOfType(ctx, true, &t, nil); err != nil {
 			changeErr = "Transaction needs a change address, but we can't generate it. " + MapError(err).Error()
 		} else if changeScript, err = address.Decode(addr, d.Net); err != nil {
 			return nil, MapError(err)
