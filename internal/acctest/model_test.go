@@ -11,6 +11,7 @@ import (
 	"math/rand"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -786,6 +787,9 @@ func (h *harness) check() {
 			break
 		}
 		if time.Now().After(deadline) {
+			for i, n := range h.nodes {
+				h.t.Logf("node %d's log ends:\n%s", i, logTail(n.d, 60))
+			}
 			h.fail("the wallet disagrees with the model: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
@@ -954,9 +958,12 @@ func (h *harness) compareOn(w *testenv.Client, want *View, tip string) error {
 	if err := w.CallResult(&bal, "getbalances"); err != nil {
 		return err
 	}
+	// The balances, listunspent and listtransactions are compared
+	// together, so that a failure shows every difference.
+	var diffs []string
 	got := Balances{h.sats(bal.Mine.Trusted), h.sats(bal.Mine.UntrustedPending), h.sats(bal.Mine.Immature)}
 	if got != want.Balances {
-		return fmt.Errorf("getbalances %+v, model %+v", got, want.Balances)
+		diffs = append(diffs, fmt.Sprintf("getbalances %+v, model %+v", got, want.Balances))
 	}
 
 	var us []struct {
@@ -976,7 +983,14 @@ func (h *harness) compareOn(w *testenv.Client, want *View, tip string) error {
 	}
 	SortUnspent(gotU)
 	if a, b := fmt.Sprint(gotU), fmt.Sprint(want.Unspent); a != b {
-		return fmt.Errorf("listunspent 0:\n  got  %s\n  want %s", a, b)
+		var ga, wa []string
+		for _, u := range gotU {
+			ga = append(ga, u.String())
+		}
+		for _, u := range want.Unspent {
+			wa = append(wa, u.String())
+		}
+		diffs = append(diffs, "listunspent 0:"+lineDiff(ga, wa))
 	}
 
 	var lt []walletEntry
@@ -989,7 +1003,17 @@ func (h *harness) compareOn(w *testenv.Client, want *View, tip string) error {
 	}
 	SortEntries(gotE)
 	if a, b := JoinEntries(gotE), JoinEntries(want.Entries); a != b {
-		return fmt.Errorf("listtransactions:\n  got%s\n  want%s", a, b)
+		var ga, wa []string
+		for _, e := range gotE {
+			ga = append(ga, e.String())
+		}
+		for _, e := range want.Entries {
+			wa = append(wa, e.String())
+		}
+		diffs = append(diffs, "listtransactions:"+lineDiff(ga, wa))
+	}
+	if len(diffs) > 0 {
+		return errors.New(strings.Join(diffs, "\n"))
 	}
 
 	// gettransaction of every wallet transaction, and of a transaction
@@ -1035,6 +1059,45 @@ func (h *harness) compareOn(w *testenv.Client, want *View, tip string) error {
 		return fmt.Errorf("gettransaction of a transaction not the wallet's: %s %+v", r.Result, r.Error)
 	}
 	return nil
+}
+
+// logTail returns the last n lines of the daemon's debug log.
+func logTail(d *testenv.Daemon, n int) string {
+	data, err := os.ReadFile(filepath.Join(d.NetDir, "debug.log"))
+	if err != nil {
+		return err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// lineDiff prints the lines only the wallet's reply has and those only
+// the model's has.
+func lineDiff(got, want []string) string {
+	count := map[string]int{}
+	for _, l := range want {
+		count[l]++
+	}
+	var b strings.Builder
+	for _, l := range got {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		b.WriteString("\n  wallet only: " + l)
+	}
+	count = map[string]int{}
+	for _, l := range got {
+		count[l]++
+	}
+	for _, l := range want {
+		if count[l] > 0 {
+			count[l]--
+			continue
+		}
+		b.WriteString("\n  model only:  " + l)
+	}
+	return b.String()
 }
 
 type batchReply struct {
