@@ -45,7 +45,8 @@ func (n *Node) openChain(ctx context.Context) (*walletscan.Service, error) {
 	default:
 		log.Info("chain backend connected", "backend", client.String())
 	}
-	wcfg := walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log, Poll: c.Poll}
+	wcfg := walletscan.Config{Backend: client, Net: n.cfg.Network.Params, Log: log, Poll: c.Poll,
+		ResendInterval: c.ResendInterval}
 	if c.BlockNotify != "" {
 		wcfg.TipChanged = n.notif.block
 	}

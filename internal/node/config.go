@@ -42,7 +42,7 @@ var options = map[string]optKind{
 	"chainbackend": optString, "chainrpcconnect": optString,
 	"chainrpcuser": optString, "chainrpcpassword": optString,
 	"chainrpccookiefile": optString, "chainrpccert": optString, "chainpoll": optInt,
-	"wallet": optList, "keypool": optInt, "addresstype": optString,
+	"wallet": optList, "keypool": optInt, "addresstype": optString, "walletresendinterval": optInt,
 	"changetype": optString, "walletdb": optString, "walletdbshared": optBool,
 	"walletrbf": optBool, "txconfirmtarget": optInt, "spendzeroconfchange": optBool,
 	"walletbroadcast": optBool, "avoidpartialspends": optBool, "maxapsfee": optString,
@@ -129,6 +129,11 @@ type ChainConfig struct {
 	// BlockNotify is -blocknotify: a shell command run when the best
 	// block changes ("" for none).
 	BlockNotify string
+	// ResendInterval is the hidden, test-only -walletresendinterval=<ms>:
+	// the wallets resubmit their transactions outside the mempool at this
+	// fixed interval, whatever their age, instead of Core's random 12 to
+	// 36 hours for those older than 5 minutes (0: Core's).
+	ResendInterval time.Duration
 }
 
 // WalletConfig holds the wallet options.
@@ -465,6 +470,11 @@ func LoadConfig(argv []string) (*Config, error) {
 		return nil, err
 	}
 	c.Poll = time.Duration(min(max(poll, 10), 600_000)) * time.Millisecond
+	resend, err := all.integer("walletresendinterval", 0)
+	if err != nil {
+		return nil, err
+	}
+	c.ResendInterval = time.Duration(max(resend, 0)) * time.Millisecond
 	switch c.Backend {
 	case "", "bitcoind", "btcd":
 	default:

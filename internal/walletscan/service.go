@@ -51,6 +51,11 @@ type Config struct {
 	// for the leader to run, and their chain state is read from the
 	// database (wallet.Sync).
 	Leader func(ctx context.Context) (Leadership, error)
+	// ResendInterval, when positive, replaces Core's random 12 to 36
+	// hours between the periodic resubmissions of the wallets'
+	// transactions outside the mempool, and takes them whatever their
+	// age (tests only: the hidden -walletresendinterval).
+	ResendInterval time.Duration
 }
 
 // Leadership is a held leadership of the chain following (a PostgreSQL
@@ -98,6 +103,11 @@ type Service struct {
 	// tipSeen is the last tip read (nil before the first); only the
 	// service's loop touches it.
 	tipSeen *chainhash.Hash
+	// tipFailed: the last tip read failed (only the service's loop
+	// touches it); reconnects counts the reads that succeeded after a
+	// failure, which make the wallets resubmit their transactions.
+	tipFailed  bool
+	reconnects atomic.Uint64
 }
 
 // walletScan is one wallet's place in the follower and its rescanner.
@@ -174,6 +184,7 @@ func (s *Service) Start() {
 			return nil
 		})
 	}
+	s.startResubmission()
 	s.wg.Add(1)
 	safego.Go("wallet scan service", func() error {
 		defer s.wg.Done()
@@ -304,7 +315,12 @@ func (s *Service) updateMTP() {
 	b := s.cfg.Backend
 	tip, err := b.Tip(ctx)
 	if err != nil {
+		s.tipFailed = true
 		return
+	}
+	if s.tipFailed {
+		s.tipFailed = false
+		s.reconnects.Add(1)
 	}
 	if s.tipSeen == nil || *s.tipSeen != tip.Hash {
 		if s.tipSeen != nil && s.cfg.TipChanged != nil {

@@ -2,8 +2,10 @@ package methods
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
@@ -79,4 +81,76 @@ func walletTxInMempool(t *testing.T, w *wallet.Wallet, txid chainhash.Hash) bool
 		t.Fatalf("%s: no trusted field", txid)
 	}
 	return *td.Info.Trusted
+}
+
+// refusingBackend refuses every transaction, as a backend whose mempool
+// does not take them.
+type refusingBackend struct{ chain.Backend }
+
+func (refusingBackend) SendRawTransaction(context.Context, *wire.MsgTx) (chainhash.Hash, error) {
+	return chainhash.Hash{}, errors.New("refused")
+}
+
+// TestResubmitCandidates: the wallet's transactions the backend refused
+// are the ones it submits again, in the order it recorded them; not an
+// abandoned one, not one the mempool holds, not one received after the
+// given time, none with -walletbroadcast off; once the mempool took one
+// again (Resubmitted) it is trusted and no longer a candidate.
+func TestResubmitCandidates(t *testing.T) {
+	bw := newBenchWallet(t, 3, 3)
+	fund := bw.fundingTx()
+	for i := range 3 {
+		fund.AddTxOut(wire.NewTxOut(100_000, bw.recv[i]))
+	}
+	bw.block(t, []*wire.MsgTx{fund})
+	fh := fund.TxHash()
+	ctx := context.Background()
+	refused := &Deps{Chain: backendOnly{refusingBackend{}}}
+	var ids []chainhash.Hash
+	for i := range 3 {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&fh, uint32(i)), nil, nil))
+		tx.AddTxOut(wire.NewTxOut(90_000, bw.change[i]))
+		if err := commitTransaction(ctx, refused, bw.w, tx, wallet.TxComments{}); err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, tx.TxHash())
+	}
+	if err := bw.w.AbandonTransaction(ctx, ids[1], func(chainhash.Hash) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	got, err := bw.w.ResubmitCandidates(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].TxHash() != ids[0] || got[1].TxHash() != ids[2] {
+		t.Fatalf("candidates %v, want %s then %s", txids(got), ids[0], ids[2])
+	}
+	if got, _ := bw.w.ResubmitCandidates(ctx, time.Now().Unix()-3600); len(got) != 0 {
+		t.Fatalf("candidates received over an hour ago: %v", txids(got))
+	}
+	if walletTxInMempool(t, bw.w, ids[0]) {
+		t.Fatal("refused transaction trusted")
+	}
+	bw.w.Resubmitted(ctx, ids[0])
+	if !walletTxInMempool(t, bw.w, ids[0]) {
+		t.Fatal("resubmitted transaction not held in the mempool")
+	}
+	got, _ = bw.w.ResubmitCandidates(ctx, 0)
+	if len(got) != 1 || got[0].TxHash() != ids[2] {
+		t.Fatalf("candidates after resubmission %v, want %s", txids(got), ids[2])
+	}
+	// The options are this test node's own.
+	bw.w.Options().WalletBroadcast = false
+	if got, _ := bw.w.ResubmitCandidates(ctx, 0); len(got) != 0 {
+		t.Fatalf("candidates with -walletbroadcast=0: %v", txids(got))
+	}
+}
+
+func txids(txs []*wire.MsgTx) []chainhash.Hash {
+	var out []chainhash.Hash
+	for _, tx := range txs {
+		out = append(out, tx.TxHash())
+	}
+	return out
 }
