@@ -255,4 +255,10 @@ func (w *Wallet) RelayFailed(ctx context.Context, txid chainhash.Hash) {
 	delete(c.committed, txid)
 	wt.inMempool = false
 	c.refreshStates()
+	w.relayFailures.Add(1)
 }
+
+// RelayFailures returns how many times RelayFailed took a transaction out
+// of the mempool the wallet believes in; a change means something waits to
+// be submitted again.
+func (w *Wallet) RelayFailures() uint64 { return w.relayFailures.Load() }

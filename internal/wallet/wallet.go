@@ -105,6 +105,10 @@ type Wallet struct {
 	// noEvents leaves the event log out of wallet updates: benchmarks set
 	// it to measure what the log adds.
 	noEvents bool
+	// relayFailures counts the relays the backend refused or could not
+	// take, so that the resubmission loop tries again at its next round
+	// instead of waiting for its periodic run.
+	relayFailures atomic.Uint64
 
 	// locks are the outputs locked with lockunspent (locks.go).
 	locks coinLocks

@@ -28,7 +28,11 @@ type resendState struct {
 	all bool
 	// seenUp is the service's reconnects when the wallet last submitted.
 	seenUp uint64
-	next   time.Time
+	// seenFailed is the wallet's relay failures then: a relay that failed
+	// since (a backend down for less than a poll) is tried again at once
+	// rather than at the next periodic run.
+	seenFailed uint64
+	next       time.Time
 }
 
 // nextResend returns when the next periodic resubmission is due.
@@ -86,11 +90,14 @@ func (s *Service) resubmitRound(states map[*walletScan]*resendState) {
 		keep[ws] = true
 		st, ok := states[ws]
 		if !ok {
-			st = &resendState{all: true, seenUp: up, next: s.nextResend(now)}
+			st = &resendState{all: true, seenUp: up, seenFailed: ws.w.RelayFailures(), next: s.nextResend(now)}
 			states[ws] = st
 		}
 		if st.seenUp != up {
 			st.all, st.seenUp = true, up
+		}
+		if f := ws.w.RelayFailures(); f != st.seenFailed {
+			st.all, st.seenFailed = true, f
 		}
 		var before int64
 		switch {

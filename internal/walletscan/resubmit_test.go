@@ -117,6 +117,12 @@ func TestResubmitSchedule(t *testing.T) {
 	s.reconnects.Add(1)
 	round("nothing left to submit", 0, nil)
 
+	// A relay that failed since the last round (a backend down for less
+	// than a poll) is tried again at the next round, not hours later.
+	w.RelayFailed(ctx, spend.TxHash())
+	round("relay failed since", 1, nil)
+	round("accepted, nothing left", 0, nil)
+
 	// Another node leads: nothing is submitted.
 	w.RelayFailed(ctx, spend.TxHash())
 	s.term = nil
