@@ -489,7 +489,7 @@ func (s *Server) handle(ctx context.Context, r *request, in *[]byte, out []byte)
 	}
 
 	// A worker slot, or 503 when too many requests wait.
-	if !s.acquire(ctx) {
+	if !s.acquire() {
 		return reply{status: http.StatusServiceUnavailable, ctype: ctypeHTML, length: true,
 			body: append(out, workQueueFull...)}
 	}
@@ -543,8 +543,11 @@ func (s *Server) processInSlot(ctx context.Context, body []byte, t target, out [
 func (s *Server) release() { <-s.slots }
 
 // acquire takes a worker slot, waiting in the bounded queue when all are
-// busy. It reports false when the queue is full or the client went away.
-func (s *Server) acquire(ctx context.Context) bool {
+// busy. It reports false when the queue is full or the server shuts down.
+// A queued call whose client went away still runs, as in Core: the call
+// sees its cancelled context, and work that must outlive its client
+// (Unwatched: an import, a rescan Specter starts and hangs up on) is done.
+func (s *Server) acquire() bool {
 	select {
 	case s.slots <- struct{}{}:
 		return true
@@ -559,7 +562,7 @@ func (s *Server) acquire(ctx context.Context) bool {
 	select {
 	case s.slots <- struct{}{}:
 		return true
-	case <-ctx.Done():
+	case <-s.ctx.Done():
 		return false
 	}
 }

@@ -75,3 +75,32 @@ func TestUnwatchedEndsAtShutdown(t *testing.T) {
 		t.Errorf("work ended with %v, want context.Canceled", err)
 	}
 }
+
+// TestQueuedCallOutlivesHangUp: a call waiting for a worker when its
+// client hangs up still runs once a worker is free, as Core runs every
+// queued request, so that work under Unwatched (Specter's rescan, sent
+// while other calls keep the workers busy) is not lost.
+func TestQueuedCallOutlivesHangUp(t *testing.T) {
+	t.Parallel()
+	ended := make(chan error, 2)
+	s, _ := newTestServer(t, Config{Methods: unwatchedMethods(ended, 300*time.Millisecond), Threads: 1})
+	addr := listen(t, s)
+	busy := dial(t, addr)
+	busy.send(post("/", `{"method":"unwatched","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	queued := dial(t, addr)
+	queued.send(post("/", `{"method":"unwatched","id":2}`, ""))
+	waitFor(t, func() bool { return s.waiting.Load() == 1 })
+	time.Sleep(2 * watchDelay)
+	queued.c.Close()
+	for i := range 2 {
+		select {
+		case err := <-ended:
+			if err != nil {
+				t.Fatalf("work %d ended with %v, want it to run to the end", i, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("work %d never ran: the queued call was dropped when its client hung up", i)
+		}
+	}
+}
