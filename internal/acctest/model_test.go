@@ -441,21 +441,6 @@ func (h *harness) randomStep() {
 		{3, "lockunspent, then sendtoaddress", h.lockAndSend},
 		{2, "payment never relayed", h.abandonUnrelayed},
 	}
-	if h.shared {
-		// Left out on shared nodes: a node that does not lead keeps its
-		// own view of which of its unconfirmed transactions btcd's
-		// mempool holds (it never reads the mempool) and does not learn
-		// that a replaced or never relayed one left it, so it counts such
-		// a transaction as in the mempool. A known gap of the shared
-		// mode, not of the model.
-		var kept []action
-		for _, a := range actions {
-			if a.name != "bumpfee" && a.name != "payment never relayed" {
-				kept = append(kept, a)
-			}
-		}
-		actions = kept
-	}
 	total := 0
 	for _, a := range actions {
 		total += a.weight

@@ -64,6 +64,9 @@ type TxMarks struct {
 	// Comment and To are sendtoaddress's and sendmany's comments
 	// (Core's mapValue "comment" and "to"), empty when not given.
 	Comment, To string
+	// LeftMempool: the unconfirmed transaction left the backend's mempool
+	// as the node reading it saw (a wallet several nodes serve).
+	LeftMempool bool
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -123,12 +126,12 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height, comment, comment_to FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
+			conflict_hash, conflict_height, comment, comment_to, left_mempool FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
 			var txid, by, rep, ch []byte
 			var cheight *int32
 			var comment, to *string
 			var m TxMarks
-			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to); err != nil {
+			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool); err != nil {
 				return err
 			}
 			if comment != nil {
@@ -236,12 +239,12 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 		to = m.To
 	}
 	return t.chainExec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height, comment, comment_to) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+		conflict_hash, conflict_height, comment, comment_to, left_mempool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
 		ON CONFLICT (wallet_id, txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
 		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
-		comment = excluded.comment, comment_to = excluded.comment_to`,
-		txid[:], m.Abandoned, by, rep, ch, cheight, comment, to)
+		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, comment, to, m.LeftMempool)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

@@ -70,6 +70,9 @@ type TxMarks struct {
 	// sendtoaddress or sendmany (Core's mapValue "comment" and "to"),
 	// empty when not given.
 	Comment, To string
+	// LeftMempool: the unconfirmed transaction left the backend's mempool
+	// as the node reading it saw (a wallet several nodes serve).
+	LeftMempool bool
 }
 
 // IsZero reports whether m records nothing.
@@ -127,12 +130,12 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height, comment, comment_to FROM wallet_tx_marks`, func(rows *sql.Rows) error {
+			conflict_hash, conflict_height, comment, comment_to, left_mempool FROM wallet_tx_marks`, func(rows *sql.Rows) error {
 			var id, by, rep, ch []byte
 			var cheight sql.NullInt64
 			var comment, to sql.NullString
 			var m TxMarks
-			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to); err != nil {
+			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool); err != nil {
 				return err
 			}
 			m.Comment, m.To = comment.String, to.String
@@ -229,11 +232,11 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 		ch, cheight = m.ConflictHash[:], m.ConflictHeight
 	}
 	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height, comment, comment_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
+		conflict_hash, conflict_height, comment, comment_to, left_mempool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
 		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
-		comment = excluded.comment, comment_to = excluded.comment_to`,
-		txid[:], m.Abandoned, by, rep, ch, cheight, nullString(m.Comment), nullString(m.To))
+		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, nullString(m.Comment), nullString(m.To), m.LeftMempool)
 }
 
 // nullString is s, or NULL when it is empty.

@@ -389,8 +389,9 @@ func (w *Wallet) fillChain(snap *ChainSnapshot) {
 		wt.marks = snap.Marks[r.TxID]
 		// Until the first mempool read says otherwise, an unconfirmed
 		// transaction that was not abandoned is taken to be in the
-		// mempool.
-		wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned
+		// mempool, unless the node reading the mempool of a shared
+		// wallet saw it leave.
+		wt.inMempool = !wt.confirmed() && !wt.coinbase && !wt.marks.Abandoned && !wt.marks.LeftMempool
 		c.add(wt)
 		c.elsewhere.Add(1)
 		w.trackDepth(wt)
@@ -408,9 +409,10 @@ func (w *Wallet) fillChain(snap *ChainSnapshot) {
 
 // reloadChain reads the chain data again, for a wallet other nodes write
 // too: the transactions, the last processed blocks and the rescan record
-// become the database's. What this node alone knows of its transactions
-// (which the backend's mempool holds) is kept for those still unconfirmed.
-// The caller holds no chain lock.
+// become the database's. What this node knows of its unconfirmed
+// transactions (which the backend's mempool holds) is kept, except where
+// the node reading the mempool recorded since that one left it or came
+// back (the mark LeftMempool changed). The caller holds no chain lock.
 func (w *Wallet) reloadChain(ctx context.Context, cs ChainStore) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
@@ -422,10 +424,11 @@ func (w *Wallet) reloadChain(ctx context.Context, cs ChainStore) error {
 	if err != nil {
 		return storageErr(err)
 	}
-	inMempool := map[chainhash.Hash]bool{}
+	type pooled struct{ in, left bool }
+	inMempool := map[chainhash.Hash]pooled{}
 	for id, wt := range c.txs {
 		if !wt.confirmed() {
-			inMempool[id] = wt.inMempool
+			inMempool[id] = pooled{wt.inMempool, wt.marks.LeftMempool}
 		}
 	}
 	c.txs = map[chainhash.Hash]*walletTx{}
@@ -442,9 +445,20 @@ func (w *Wallet) reloadChain(ctx context.Context, cs ChainStore) error {
 	if err := w.pinAllFollowers(ctx); err != nil {
 		return err
 	}
-	for id, in := range inMempool {
-		if wt := c.txs[id]; wt != nil && !wt.confirmed() && !wt.marks.Abandoned {
-			wt.inMempool = in || c.committed[id]
+	for id, was := range inMempool {
+		wt := c.txs[id]
+		if wt == nil || wt.confirmed() || wt.marks.Abandoned {
+			continue
+		}
+		switch {
+		case wt.marks.LeftMempool != was.left:
+			// Another node's mempool read changed it.
+			wt.inMempool = !wt.marks.LeftMempool
+			if wt.marks.LeftMempool {
+				delete(c.committed, id)
+			}
+		default:
+			wt.inMempool = was.in || c.committed[id]
 		}
 	}
 	c.refreshStates()

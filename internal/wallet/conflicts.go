@@ -35,6 +35,10 @@ type TxMarks struct {
 	// Comment and To are the comments the wallet's own transaction was
 	// made with (TxComments).
 	Comment, To string
+	// LeftMempool: the unconfirmed transaction left the backend's mempool
+	// as the node that reads it saw (written only for a wallet several
+	// nodes serve, where the others take their mempool state from it).
+	LeftMempool bool
 }
 
 // TxComments are the comment and comment_to of sendtoaddress and
@@ -444,18 +448,35 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 	}
 	left := len(gone)
 	// Abandonment ends when the transaction is seen again.
-	var marks []*walletTx
+	marked := map[*walletTx]TxMarks{}
 	for _, wt := range back {
 		wt.inMempool = true
 		if wt.marks.Abandoned {
-			marks = append(marks, wt)
+			m := wt.marks
+			m.Abandoned = false
+			marked[wt] = m
 		}
 	}
-	if len(marks) > 0 {
+	// The other nodes of a shared wallet do not read the mempool: they
+	// learn from the marks which unconfirmed transactions left it.
+	if _, shared := w.store.(SharedStore); shared {
+		for _, wt := range c.order {
+			if wt.confirmed() || wt.coinbase {
+				continue
+			}
+			m, ok := marked[wt]
+			if !ok {
+				m = wt.marks
+			}
+			if m.LeftMempool != !wt.inMempool {
+				m.LeftMempool = !wt.inMempool
+				marked[wt] = m
+			}
+		}
+	}
+	if len(marked) > 0 {
 		err := w.updateChain(ctx, func(tx ChainStoreTx) error {
-			for _, wt := range marks {
-				m := wt.marks
-				m.Abandoned = false
+			for wt, m := range marked {
 				if err := tx.PutTxMarks(wt.txid, m); err != nil {
 					return err
 				}
@@ -465,8 +486,8 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 		if err != nil {
 			return 0, err
 		}
-		for _, wt := range marks {
-			wt.marks.Abandoned = false
+		for wt, m := range marked {
+			wt.marks = m
 		}
 	}
 	if left > 0 || len(back) > 0 {
