@@ -21,6 +21,10 @@ type coinLocks struct {
 	// used holds the output scripts marked used (avoid_reuse), by
 	// script bytes.
 	used map[string]bool
+	// seen are the persistent locks the database held when this node last
+	// read them: a wallet served by several nodes tells a lock another
+	// node took or released since from one this node changed itself.
+	seen map[wire.OutPoint]bool
 }
 
 func outpointRecord(op wire.OutPoint) OutpointRecord {
@@ -34,8 +38,38 @@ func (w *Wallet) restoreLocks(snap *Snapshot) {
 	for _, spk := range snap.UsedScripts {
 		w.locks.used[string(spk)] = true
 	}
+	w.locks.seen = map[wire.OutPoint]bool{}
 	for _, r := range snap.LockedCoins {
-		w.locks.m[wire.OutPoint{Hash: r.TxID, Index: r.Vout}] = true
+		op := wire.OutPoint{Hash: r.TxID, Index: r.Vout}
+		w.locks.m[op] = true
+		w.locks.seen[op] = true
+	}
+}
+
+// mergeLocks takes in the persistent locks another node changed, fresh
+// being the database's as read now: a lock that appeared since the last
+// read is added, a persistent one that disappeared is released; this
+// node's own changes since (and its non-persistent locks) stay. The caller
+// holds no lock of w.locks.
+func (w *Wallet) mergeLocks(fresh *coinLocks) {
+	w.locks.mu.Lock()
+	defer w.locks.mu.Unlock()
+	for op := range fresh.seen {
+		if !w.locks.seen[op] {
+			w.locks.m[op] = true
+		}
+	}
+	for op := range w.locks.seen {
+		if fresh.seen[op] {
+			continue
+		}
+		if persistent, ok := w.locks.m[op]; ok && persistent {
+			delete(w.locks.m, op)
+		}
+	}
+	w.locks.seen = fresh.seen
+	for spk := range fresh.used {
+		w.locks.used[spk] = true
 	}
 }
 

@@ -166,16 +166,9 @@ func (w *Wallet) reload(ctx context.Context, ss SharedStore, c Changes) error {
 	w.mu.Unlock()
 	// An import of another node may have recorded a rescan to run.
 	w.setRescanFrom(fresh.chain.loadedFrom)
-	// Persistent coin locks another node took are added; this node's
-	// own locks (persistent or not) stay.
-	w.locks.mu.Lock()
-	for op := range fresh.locks.m {
-		w.locks.m[op] = true
-	}
-	for spk := range fresh.locks.used {
-		w.locks.used[spk] = true
-	}
-	w.locks.mu.Unlock()
+	// Persistent coin locks another node took or released are followed;
+	// this node's own locks (persistent or not) stay.
+	w.mergeLocks(&fresh.locks)
 	if master != nil {
 		if err := w.openKeys(ctx, master); err != nil {
 			w.mu.Lock()

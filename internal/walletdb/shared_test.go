@@ -276,3 +276,90 @@ func TestSharedWalletChainSync(t *testing.T) {
 		t.Fatalf("after the reorg, other node's last processed block %+v", last)
 	}
 }
+
+// TestSharedWalletLocks: a persistent coin lock one node takes is seen by
+// the other at its next Sync, and so is its release (the other node kept
+// the released lock before); a node's own non-persistent lock stays its
+// own, whatever the other node does.
+func TestSharedWalletLocks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	a := newSharedNode(t, dsn, 5)
+	b := newSharedNode(t, dsn, 5)
+	wa, _, err := a.m.Create(ctx, "shop", wallet.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb, _, err := b.m.Load(ctx, "shop", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, err := wa.NewAddress(ctx, false, "bech32", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := wire.NewMsgTx(2)
+	tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{1}, Index: 0}, nil, nil))
+	tx.AddTxOut(wire.NewTxOut(70_000, spk))
+	tx.AddTxOut(wire.NewTxOut(30_000, spk))
+	blk := wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{10}, Time: 1_700_000_000}
+	if err := wa.BlockConnected(ctx, blk, []*wire.MsgTx{tx}, []int{1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wa.Checkpoint(ctx, []wallet.BlockRef{{Height: 10, Hash: [32]byte{10}}}); err != nil {
+		t.Fatal(err)
+	}
+	sync := func() {
+		t.Helper()
+		for _, w := range []*wallet.Wallet{wa, wb} {
+			if err := w.Sync(ctx, true); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sync()
+	shared := wire.OutPoint{Hash: tx.TxHash(), Index: 0}
+	own := wire.OutPoint{Hash: tx.TxHash(), Index: 1}
+	if err := wb.LockCoins(ctx, false, false, []wire.OutPoint{own}); err != nil {
+		t.Fatal(err)
+	}
+	if err := wa.LockCoins(ctx, false, true, []wire.OutPoint{shared}); err != nil {
+		t.Fatal(err)
+	}
+	sync()
+	if !wb.IsLockedCoin(shared) || !wb.IsLockedCoin(own) || wa.IsLockedCoin(own) {
+		t.Fatalf("after a persistent lock on one node: other node shared %v own %v, first node own %v",
+			wb.IsLockedCoin(shared), wb.IsLockedCoin(own), wa.IsLockedCoin(own))
+	}
+	if err := wa.LockCoins(ctx, true, false, []wire.OutPoint{shared}); err != nil {
+		t.Fatal(err)
+	}
+	sync()
+	if wb.IsLockedCoin(shared) {
+		t.Fatal("the other node keeps a persistent lock the first node released")
+	}
+	if !wb.IsLockedCoin(own) {
+		t.Fatal("the other node lost its own non-persistent lock")
+	}
+	// The other node locks it persistently in turn and releases it: the
+	// first node follows both.
+	if err := wb.LockCoins(ctx, false, true, []wire.OutPoint{shared}); err != nil {
+		t.Fatal(err)
+	}
+	sync()
+	if !wa.IsLockedCoin(shared) {
+		t.Fatal("the first node does not see the other node's persistent lock")
+	}
+	if err := wb.LockCoins(ctx, true, false, []wire.OutPoint{shared}); err != nil {
+		t.Fatal(err)
+	}
+	sync()
+	if wa.IsLockedCoin(shared) {
+		t.Fatal("the first node keeps the other node's released lock")
+	}
+}
