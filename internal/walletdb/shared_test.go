@@ -186,12 +186,10 @@ func importedScript(t *testing.T, _ *wallet.Wallet, desc string, i uint32) []byt
 	return outs[0].ScriptPubKey
 }
 
-// TestSharedWalletChainSync: a block one node processed for a shared
-// wallet is seen by the other node's next Sync (transactions, balances,
-// chain position) without reloading its keys, and a reorg the first node
-// rolls back is undone on the second as well.
-func TestSharedWalletChainSync(t *testing.T) {
-	t.Parallel()
+// sharedPair opens one wallet on two nodes sharing a fresh database and
+// returns it as each node serves it, with a receive script of the wallet.
+func sharedPair(t *testing.T) (wa, wb *wallet.Wallet, spk []byte) {
+	t.Helper()
 	ctx := context.Background()
 	dsn := pgtest.DSN(t)
 	a := newSharedNode(t, dsn, 5)
@@ -200,18 +198,27 @@ func TestSharedWalletChainSync(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb, _, err := b.m.Load(ctx, "shop", nil)
-	if err != nil {
+	if wb, _, err = b.m.Load(ctx, "shop", nil); err != nil {
 		t.Fatal(err)
 	}
 	addr, err := wa.NewAddress(ctx, false, "bech32", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
-	if err != nil {
+	if spk, err = address.Decode(addr, &chaincfg.RegressionNetParams); err != nil {
 		t.Fatal(err)
 	}
+	return wa, wb, spk
+}
+
+// TestSharedWalletChainSync: a block one node processed for a shared
+// wallet is seen by the other node's next Sync (transactions, balances,
+// chain position) without reloading its keys, and a reorg the first node
+// rolls back is undone on the second as well.
+func TestSharedWalletChainSync(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	wa, wb, spk := sharedPair(t)
 	// Both nodes are up to date before the block.
 	for _, w := range []*wallet.Wallet{wa, wb} {
 		if err := w.Sync(ctx, true); err != nil {
@@ -284,25 +291,7 @@ func TestSharedWalletChainSync(t *testing.T) {
 func TestSharedWalletLocks(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	dsn := pgtest.DSN(t)
-	a := newSharedNode(t, dsn, 5)
-	b := newSharedNode(t, dsn, 5)
-	wa, _, err := a.m.Create(ctx, "shop", wallet.CreateOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	wb, _, err := b.m.Load(ctx, "shop", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr, err := wa.NewAddress(ctx, false, "bech32", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	wa, wb, spk := sharedPair(t)
 	tx := wire.NewMsgTx(2)
 	tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{1}, Index: 0}, nil, nil))
 	tx.AddTxOut(wire.NewTxOut(70_000, spk))
