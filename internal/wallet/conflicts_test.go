@@ -22,13 +22,7 @@ func TestConflictStates(t *testing.T) {
 	dir := t.TempDir()
 	m := newManager(dir)
 	w, spk := lockWallet(t, m)
-	fund := wire.NewMsgTx(2)
-	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{3}, Index: 0}, nil, nil))
-	fund.AddTxOut(wire.NewTxOut(10000, spk))
-	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100},
-		[]*wire.MsgTx{fund}, nil); err != nil {
-		t.Fatal(err)
-	}
+	fund := fundInBlock(t, w, 3, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100}, spk, 10000)
 	other := append([]byte{0x00, 0x14}, make([]byte, 20)...)
 	orig := wire.NewMsgTx(2)
 	orig.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
@@ -203,13 +197,7 @@ func TestAbandonedThenConflicted(t *testing.T) {
 	dir := t.TempDir()
 	m := newManager(dir)
 	w, spk := lockWallet(t, m)
-	fund := wire.NewMsgTx(2)
-	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{4}, Index: 0}, nil, nil))
-	fund.AddTxOut(wire.NewTxOut(10000, spk))
-	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xb1}, Time: 1700000100},
-		[]*wire.MsgTx{fund}, nil); err != nil {
-		t.Fatal(err)
-	}
+	fund := fundInBlock(t, w, 4, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xb1}, Time: 1700000100}, spk, 10000)
 	other := append([]byte{0x00, 0x14}, make([]byte, 20)...)
 	spend := func(change int64) *wire.MsgTx {
 		tx := wire.NewMsgTx(2)

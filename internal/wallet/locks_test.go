@@ -50,13 +50,7 @@ func TestLockCoins(t *testing.T) {
 	m := newManager(dir)
 	w, spk := lockWallet(t, m)
 
-	fund := wire.NewMsgTx(2)
-	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{9}, Index: 0}, nil, nil))
-	fund.AddTxOut(wire.NewTxOut(1000, spk))
-	fund.AddTxOut(wire.NewTxOut(2000, spk))
-	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xb0}, Time: 1700000100}, []*wire.MsgTx{fund}, nil); err != nil {
-		t.Fatal(err)
-	}
+	fund := fundInBlock(t, w, 9, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xb0}, Time: 1700000100}, spk, 1000, 2000)
 	op0 := wire.OutPoint{Hash: fund.TxHash(), Index: 0}
 	op1 := wire.OutPoint{Hash: fund.TxHash(), Index: 1}
 
@@ -283,12 +277,7 @@ func TestAbandonTransaction(t *testing.T) {
 	m := newManager(t.TempDir())
 	defer m.Close()
 	w, spk := lockWallet(t, m)
-	fund := wire.NewMsgTx(2)
-	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{9}, Index: 0}, nil, nil))
-	fund.AddTxOut(wire.NewTxOut(1000, spk))
-	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xb0}, Time: 1700000100}, []*wire.MsgTx{fund}, nil); err != nil {
-		t.Fatal(err)
-	}
+	fund := fundInBlock(t, w, 9, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xb0}, Time: 1700000100}, spk, 1000)
 	spend := wire.NewMsgTx(2)
 	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
 	spend.AddTxOut(wire.NewTxOut(900, spk))
@@ -327,4 +316,19 @@ func TestAbandonTransaction(t *testing.T) {
 	if err := w.AbandonTransaction(ctx, child.TxHash(), none); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fundInBlock records a block blk holding one transaction paying values to
+// spk, spending output 0 of the made-up transaction {prev}, and returns it.
+func fundInBlock(t *testing.T, w *wallet.Wallet, prev byte, blk wallet.BlockInfo, spk []byte, values ...int64) *wire.MsgTx {
+	t.Helper()
+	fund := wire.NewMsgTx(2)
+	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{prev}, Index: 0}, nil, nil))
+	for _, v := range values {
+		fund.AddTxOut(wire.NewTxOut(v, spk))
+	}
+	if err := w.BlockConnected(context.Background(), blk, []*wire.MsgTx{fund}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return fund
 }

@@ -20,13 +20,7 @@ func TestCommitTxKeptUntilSeen(t *testing.T) {
 	ctx := context.Background()
 	m := newManager(t.TempDir())
 	w, spk := lockWallet(t, m)
-	fund := wire.NewMsgTx(2)
-	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{7}, Index: 0}, nil, nil))
-	fund.AddTxOut(wire.NewTxOut(5000, spk))
-	if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100},
-		[]*wire.MsgTx{fund}, nil); err != nil {
-		t.Fatal(err)
-	}
+	fund := fundInBlock(t, w, 7, wallet.BlockInfo{Height: 10, Hash: chainhash.Hash{0xa1}, Time: 1700000100}, spk, 5000)
 	spend := wire.NewMsgTx(2)
 	spend.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: fund.TxHash(), Index: 0}, nil, nil))
 	spend.AddTxOut(wire.NewTxOut(4000, spk))
