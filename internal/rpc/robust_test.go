@@ -238,26 +238,8 @@ func TestPipelinedRequestDoesNotCancel(t *testing.T) {
 func TestShutdownCancelsCalls(t *testing.T) {
 	t.Parallel()
 	ended := make(chan error, 1)
-	s, _ := newTestServer(t, Config{Methods: ctxMethods(ended)})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	safego.Go("test server", func() error { return s.Serve(l) })
-	c := dial(t, l.Addr().String())
-	c.send(post("/", `{"method":"waitctx","id":1}`, ""))
-	waitFor(t, func() bool { return len(s.slots) == 1 })
-	start := time.Now()
-	if err := s.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
 	// The call would run 10 s: Shutdown returning well before cancelled it.
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Shutdown took %v", d)
-	}
-	if err := <-ended; err != context.Canceled {
-		t.Errorf("call ended with %v", err)
-	}
+	c := shutdownDuringCall(t, ctxMethods(ended), "waitctx", ended)
 	if resp, _ := c.reply("POST"); resp.StatusCode != 500 {
 		t.Errorf("cancelled call: %d", resp.StatusCode)
 	}
@@ -279,4 +261,33 @@ func TestWriteDeadline(t *testing.T) {
 	// Never read: the server's write blocks once the socket buffers
 	// fill, until the deadline drops the connection.
 	waitFor(t, func() bool { return conns() == 0 })
+}
+
+// shutdownDuringCall starts a server of methods, sends one call of method
+// and shuts the server down while it runs; the call's work reports on
+// ended how its context ended, which must be by cancellation, and
+// Shutdown must return well before the work would have ended by itself.
+// It returns the call's connection, for its reply.
+func shutdownDuringCall(t *testing.T, methods []*Method, method string, ended chan error) *rawConn {
+	t.Helper()
+	s, _ := newTestServer(t, Config{Methods: methods})
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	safego.Go("test server", func() error { return s.Serve(l) })
+	c := dial(t, l.Addr().String())
+	c.send(post("/", `{"method":"`+method+`","id":1}`, ""))
+	waitFor(t, func() bool { return len(s.slots) == 1 })
+	start := time.Now()
+	if err := s.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("Shutdown took %v", d)
+	}
+	if err := <-ended; err != context.Canceled {
+		t.Errorf("work ended with %v, want context.Canceled", err)
+	}
+	return c
 }

@@ -2,11 +2,8 @@ package rpc
 
 import (
 	"context"
-	"net"
 	"testing"
 	"time"
-
-	"github.com/descwallet/descwallet/internal/safego"
 )
 
 // unwatchedMethods adds a method whose work runs under Unwatched for up to
@@ -55,25 +52,7 @@ func TestUnwatchedOutlivesHangUp(t *testing.T) {
 func TestUnwatchedEndsAtShutdown(t *testing.T) {
 	t.Parallel()
 	ended := make(chan error, 1)
-	s, _ := newTestServer(t, Config{Methods: unwatchedMethods(ended, 10*time.Second)})
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	safego.Go("test server", func() error { return s.Serve(l) })
-	c := dial(t, l.Addr().String())
-	c.send(post("/", `{"method":"unwatched","id":1}`, ""))
-	waitFor(t, func() bool { return len(s.slots) == 1 })
-	start := time.Now()
-	if err := s.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("Shutdown took %v", d)
-	}
-	if err := <-ended; err != context.Canceled {
-		t.Errorf("work ended with %v, want context.Canceled", err)
-	}
+	shutdownDuringCall(t, unwatchedMethods(ended, 10*time.Second), "unwatched", ended)
 }
 
 // TestQueuedCallOutlivesHangUp: a call waiting for a worker when its
