@@ -42,8 +42,10 @@ func (b *bumpNode) call(t *testing.T, method, params string) (json.RawMessage, *
 	return r.Result, r.Error
 }
 
-func newBumpNode(t *testing.T) *bumpNode {
-	ctx := context.Background()
+// newBumpWallet makes a node serving the wallet "w" and returns it with a
+// receive script of the wallet.
+func newBumpWallet(t *testing.T) (*bumpNode, []byte) {
+	t.Helper()
 	n := newSpendNode(t, t.TempDir())
 	t.Cleanup(func() { n.mgr.Close() })
 	n.rawCallPath("/", "createwallet", json.RawMessage(`["w"]`))
@@ -59,6 +61,13 @@ func newBumpNode(t *testing.T) *bumpNode {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return b, spk
+}
+
+func newBumpNode(t *testing.T) *bumpNode {
+	ctx := context.Background()
+	b, spk := newBumpWallet(t)
+	w := b.w
 	fund := wire.NewMsgTx(2)
 	fund.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{0x42}}, nil, nil))
 	fund.AddTxOut(wire.NewTxOut(100_000_000, spk))

@@ -12,7 +12,6 @@ import (
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/rpc"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
@@ -70,21 +69,8 @@ func TestBumpFeeNamedOptions(t *testing.T) {
 // include_immature_coinbase (refused before).
 func TestListUnspentQueryOptions(t *testing.T) {
 	ctx := context.Background()
-	n := newSpendNode(t, t.TempDir())
-	t.Cleanup(func() { n.mgr.Close() })
-	n.rawCallPath("/", "createwallet", json.RawMessage(`["w"]`))
-	w, ok := n.mgr.Get("w")
-	if !ok {
-		t.Fatal("no wallet")
-	}
-	b := &bumpNode{n: n, w: w}
-	res, _ := b.call(t, "getnewaddress", `[]`)
-	var a string
-	json.Unmarshal(res, &a)
-	spk, err := address.Decode(a, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, spk := newBumpWallet(t)
+	w := b.w
 	// A payment of 1 BTC at height 100 and a coinbase of 50 BTC at
 	// height 200, the tip: 101 and 1 confirmations.
 	pay := wire.NewMsgTx(2)
