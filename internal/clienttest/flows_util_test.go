@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -65,15 +66,29 @@ func (r rawReply) rpcError(t *testing.T, method string) (int, string) {
 // basic authentication and returns the decoded reply.
 func postRaw(t *testing.T, d *testenv.Daemon, path string, body any) rawReply {
 	t.Helper()
+	b, resp, data := postJSON(t, d, path, "application/json", body)
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("%s: HTTP %d, undecodable reply %q", b, resp.StatusCode, data)
+	}
+	return rawReply{Members: m, Status: resp.StatusCode}
+}
+
+// postJSON sends body, encoded as JSON, to path under the daemon's URL as
+// contentType with basic authentication. It returns the encoded body, the
+// reply (its body closed) and at most 16 MiB of the reply's body.
+func postJSON(t *testing.T, d *testenv.Daemon, path, contentType string, body any) ([]byte, *http.Response, []byte) {
+	t.Helper()
 	b, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequest(http.MethodPost, d.URL+path, bytes.NewReader(b))
+	target := strings.TrimSuffix(d.URL, "/") + "/" + strings.TrimPrefix(path, "/")
+	req, err := http.NewRequest(http.MethodPost, target, bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Content-Type", contentType)
 	req.SetBasicAuth(d.User, d.Pass)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -84,11 +99,7 @@ func postRaw(t *testing.T, d *testenv.Daemon, path string, body any) rawReply {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatalf("%s: HTTP %d, undecodable reply %q", b, resp.StatusCode, data)
-	}
-	return rawReply{Members: m, Status: resp.StatusCode}
+	return b, resp, data
 }
 
 // walletPath is the endpoint of a wallet.

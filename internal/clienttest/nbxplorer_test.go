@@ -1,11 +1,8 @@
 package clienttest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -32,29 +29,12 @@ type nbxClient struct {
 // post sends body and returns the decoded replies (one for an object).
 func (c *nbxClient) post(body any) []map[string]json.RawMessage {
 	c.t.Helper()
-	b, err := json.Marshal(body)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(c.d.URL, "/")+c.path, bytes.NewReader(b))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json-rpc")
-	req.SetBasicAuth(c.d.User, c.d.Pass)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<24))
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	b, resp, data := postJSON(c.t, c.d, c.path, "application/json-rpc", body)
 	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
 		c.t.Fatalf("%s: HTTP %d, Content-Type %q (NBitcoin reads application/json only): %s", b, resp.StatusCode, ct, data)
 	}
 	var out []map[string]json.RawMessage
+	var err error
 	if data[0] == '[' {
 		err = json.Unmarshal(data, &out)
 	} else {

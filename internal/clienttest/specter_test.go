@@ -5,12 +5,10 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -54,25 +52,7 @@ func (c *specterClient) multi(calls ...[]any) []map[string]json.RawMessage {
 		}
 		payload[i] = map[string]any{"method": call[0], "params": args, "jsonrpc": "2.0", "id": i}
 	}
-	body, err := json.Marshal(payload)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, strings.TrimSuffix(c.d.URL, "/")+c.path, bytes.NewReader(body))
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	req.Header.Set("content-type", "application/json")
-	req.SetBasicAuth(c.d.User, c.d.Pass)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		c.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, 1<<24))
-	if err != nil {
-		c.t.Fatal(err)
-	}
+	body, resp, data := postJSON(c.t, c.d, c.path, "application/json", payload)
 	if resp.StatusCode != http.StatusOK {
 		c.t.Fatalf("batch %s: HTTP %d %s", body, resp.StatusCode, data)
 	}
