@@ -14,18 +14,10 @@ const defaultBlocks = "1"
 // {"address", "blocks"} as bitcoin-cli does. A bitcoind chain backend
 // mines the blocks (descwalletd forwards generatetoaddress to it).
 func (c *cli) generate(args []string) (string, int) {
-	reply, err := c.callWithWait("getnewaddress", json.RawMessage("[]"))
-	if err != nil {
-		return "error: " + err.Error(), 1
-	}
-	obj, ok := reply.(*object)
+	res, out, code, ok := c.callResult("getnewaddress", json.RawMessage("[]"))
 	if !ok {
-		return "error: expected reply to have result, error and id properties", 1
+		return out, code
 	}
-	if e, _ := obj.get("error"); e != nil {
-		return formatError(e)
-	}
-	res, _ := obj.get("result")
 	address, ok := res.(string)
 	if !ok {
 		return "error: getnewaddress did not return an address", 1
@@ -43,17 +35,10 @@ func (c *cli) generate(args []string) (string, int) {
 	if err != nil {
 		return "error: " + err.Error(), 1
 	}
-	reply, err = c.callWithWait("generatetoaddress", params)
-	if err != nil {
-		return "error: " + err.Error(), 1
+	blocks, out, code, ok := c.callResult("generatetoaddress", params)
+	if !ok {
+		return out, code
 	}
-	if obj, ok = reply.(*object); !ok {
-		return "error: expected reply to have result, error and id properties", 1
-	}
-	if e, _ := obj.get("error"); e != nil {
-		return formatError(e)
-	}
-	blocks, _ := obj.get("result")
 	var b strings.Builder
 	writeJSON(&b, &object{keys: []string{"address", "blocks"}, vals: []value{address, blocks}}, 2, 0)
 	return b.String(), 0

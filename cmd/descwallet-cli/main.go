@@ -211,20 +211,32 @@ func (c *cli) command(args []string) (string, int) {
 	if err != nil {
 		return "error: " + err.Error(), 1
 	}
-	reply, err := c.callWithWait(method, p)
+	res, out, code, ok := c.callResult(method, p)
+	if !ok {
+		return out, code
+	}
+	out, _ = formatResult(res)
+	return out, 0
+}
+
+// callResult makes the call (callWithWait) and returns its result, or
+// false with what bitcoin-cli prints and exits with when the call failed
+// or its reply is no JSON-RPC reply.
+func (c *cli) callResult(method string, params json.RawMessage) (value, string, int, bool) {
+	reply, err := c.callWithWait(method, params)
 	if err != nil {
-		return "error: " + err.Error(), 1
+		return nil, "error: " + err.Error(), 1, false
 	}
 	obj, ok := reply.(*object)
 	if !ok {
-		return "error: expected reply to have result, error and id properties", 1
+		return nil, "error: expected reply to have result, error and id properties", 1, false
 	}
 	if e, _ := obj.get("error"); e != nil {
-		return formatError(e)
+		out, code := formatError(e)
+		return nil, out, code, false
 	}
 	res, _ := obj.get("result")
-	out, _ := formatResult(res)
-	return out, 0
+	return res, "", 0, true
 }
 
 // readLine reads one line of standard input without its line ending.
