@@ -43,20 +43,5 @@ func (w *Wallet) ResubmitCandidates(ctx context.Context, receivedBefore int64) (
 // the wallet sees it there, and, as a just committed one, a mempool read
 // taken before the submission does not take it out again.
 func (w *Wallet) Resubmitted(ctx context.Context, txid chainhash.Hash) {
-	if w.loadChain(ctx) != nil {
-		return
-	}
-	c := &w.chain
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	wt, ok := c.txs[txid]
-	if !ok || wt.confirmed() || wt.inMempool {
-		return
-	}
-	if c.committed == nil {
-		c.committed = map[chainhash.Hash]bool{}
-	}
-	c.committed[txid] = true
-	wt.inMempool = true
-	c.refreshStates()
+	w.setInMempool(ctx, txid, true)
 }

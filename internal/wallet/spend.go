@@ -242,20 +242,39 @@ func (w *Wallet) CommitTx(ctx context.Context, tx *wire.MsgTx, comments TxCommen
 // it stays in the wallet, inactive, its inputs spent, as Core keeps a
 // transaction its node refused.
 func (w *Wallet) RelayFailed(ctx context.Context, txid chainhash.Hash) {
+	if w.setInMempool(ctx, txid, false) {
+		w.relayFailures.Add(1)
+	}
+}
+
+// setInMempool records whether an unconfirmed wallet transaction is in the
+// backend's mempool, as the wallet's own relay or resubmission found. One
+// put in is held there as a just committed one (a mempool read taken
+// before does not take it out again); one taken out loses that hold. It
+// reports false, changing nothing, when txid is no unconfirmed wallet
+// transaction or is already in the mempool when in is true.
+func (w *Wallet) setInMempool(ctx context.Context, txid chainhash.Hash, in bool) bool {
 	if w.loadChain(ctx) != nil {
-		return
+		return false
 	}
 	c := &w.chain
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	wt, ok := c.txs[txid]
-	if !ok || wt.confirmed() {
-		return
+	if !ok || wt.confirmed() || (in && wt.inMempool) {
+		return false
 	}
-	delete(c.committed, txid)
-	wt.inMempool = false
+	if in {
+		if c.committed == nil {
+			c.committed = map[chainhash.Hash]bool{}
+		}
+		c.committed[txid] = true
+	} else {
+		delete(c.committed, txid)
+	}
+	wt.inMempool = in
 	c.refreshStates()
-	w.relayFailures.Add(1)
+	return true
 }
 
 // RelayFailures returns how many times RelayFailed took a transaction out
