@@ -198,19 +198,11 @@ func (w *Wallet) CreateWalletDescriptor(ctx context.Context, typ OutputType, int
 	if internal != nil {
 		sides = []bool{*internal}
 	}
-	release, err := w.exclusive(ctx)
+	release, err := w.beginDescriptorChange(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	w.importMu.Lock()
-	defer w.importMu.Unlock()
-	if w.isClosed() {
-		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
-	}
-	if err := w.EnsureUnlocked(); err != nil {
-		return nil, err
-	}
 
 	// The HD key, and its private key from whichever descriptor holds
 	// it (Core's GetKey).

@@ -76,22 +76,13 @@ func (w *Wallet) Now() int64 { return w.cfg.Now() }
 // in one transaction, on disk before the next one starts. A non-nil error
 // fails the whole call; the elements before it stay imported.
 func (w *Wallet) ImportDescriptors(ctx context.Context, elems []ImportElement, timestampErr func(i int) error) ([]ImportResult, error) {
-	// Imports of nodes serving the wallet together run one at a time.
-	release, err := w.exclusive(ctx)
+	// A locked wallet refuses the whole call, even an empty one (Core's
+	// EnsureWalletIsUnlocked before any element).
+	release, err := w.beginDescriptorChange(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	w.importMu.Lock()
-	defer w.importMu.Unlock()
-	if w.isClosed() {
-		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
-	}
-	// A locked wallet refuses the whole call, even an empty one (Core's
-	// EnsureWalletIsUnlocked before any element).
-	if err := w.EnsureUnlocked(); err != nil {
-		return nil, err
-	}
 	results := make([]ImportResult, 0, len(elems))
 	for i := range elems {
 		if timestampErr != nil {
@@ -613,4 +604,29 @@ func clearPrivKeys(outs []descriptor.Output) {
 			clear(k.PrivKey)
 		}
 	}
+}
+
+// beginDescriptorChange starts a change of the wallet's descriptors: it
+// takes the wallet's exclusive lock (imports of nodes serving the wallet
+// together run one at a time) and importMu, and checks that the wallet is
+// open and unlocked. The returned function releases both locks.
+func (w *Wallet) beginDescriptorChange(ctx context.Context) (func(), error) {
+	release, err := w.exclusive(ctx)
+	if err != nil {
+		return nil, err
+	}
+	w.importMu.Lock()
+	done := func() {
+		w.importMu.Unlock()
+		release()
+	}
+	if w.isClosed() {
+		done()
+		return nil, walletErr(ErrNotFound, "Requested wallet does not exist or is not loaded")
+	}
+	if err := w.EnsureUnlocked(); err != nil {
+		done()
+		return nil, err
+	}
+	return done, nil
 }
