@@ -86,16 +86,7 @@ func EventRetention(t *testing.T, open func(t *testing.T) EventLog) {
 			return int64(100 + i)
 		})
 		for _, st := range retentionSteps {
-			th, n, err := l.Prune(st.keep, st.before, nil)
-			if err != nil {
-				t.Fatalf("%s: %v", st.what, err)
-			}
-			if th != st.through || n != st.removed {
-				t.Errorf("%s: through %d removed %d, want %d %d", st.what, th, n, st.through, st.removed)
-			}
-			if err := wholeAfter(l, st.through, 10); err != nil {
-				t.Errorf("%s: %v", st.what, err)
-			}
+			checkPrune(t, l, st.what, st.keep, st.before, nil, st.through, st.removed)
 			if st.through == 7 {
 				// A reader's cursor older than what is kept.
 				cs, ds, pruned, err := l.Events(2)
@@ -127,16 +118,7 @@ func EventRetention(t *testing.T, open func(t *testing.T) EventLog) {
 					t.Fatal(err)
 				}
 			}
-			th, n, err := l.Prune(st.keep, 0, st.held)
-			if err != nil {
-				t.Fatalf("%s: %v", st.what, err)
-			}
-			if th != st.through || n != st.removed {
-				t.Errorf("%s: through %d removed %d, want %d %d", st.what, th, n, st.through, st.removed)
-			}
-			if err := wholeAfter(l, st.through, 10); err != nil {
-				t.Errorf("%s: %v", st.what, err)
-			}
+			checkPrune(t, l, st.what, st.keep, 0, st.held, st.through, st.removed)
 		}
 	})
 }
@@ -153,6 +135,23 @@ func appendTen(t *testing.T, l EventLog, at func(i int) int64) {
 		if c != int64(i+1) {
 			t.Fatalf("event %d has cursor %d", i+1, c)
 		}
+	}
+}
+
+// checkPrune prunes the log with keep, before and held (step what) and
+// checks that it went through and removed what it should, and that the
+// events after through are all still there.
+func checkPrune(t *testing.T, l EventLog, what string, keep, before int64, held []string, through, removed int64) {
+	t.Helper()
+	th, n, err := l.Prune(keep, before, held)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if th != through || n != removed {
+		t.Errorf("%s: through %d removed %d, want %d %d", what, th, n, through, removed)
+	}
+	if err := wholeAfter(l, through, 10); err != nil {
+		t.Errorf("%s: %v", what, err)
 	}
 }
 
