@@ -95,6 +95,16 @@ func TestNotifyCommands(t *testing.T) {
 	confirmed := fmt.Sprintf("%d_%s", h, mined)
 	want(txid, "-1_unconfirmed", confirmed)
 	waitTips(t, d, names, mined)
+	// -blocknotify runs for a tip a poll of the backend finds (README):
+	// the reorg waits until that poll found this one, or it could be gone
+	// before any poll saw it.
+	testenv.Eventually(t, 30*time.Second, func() error {
+		b, _ := os.ReadFile(filepath.Join(bdir, "tips"))
+		if !slices.Contains(strings.Fields(string(b)), mined) {
+			return fmt.Errorf("blocknotify has not run for %s yet: %q", mined, b)
+		}
+		return nil
+	})
 
 	// n2's longer branch takes the block away: the transaction is
 	// unconfirmed again.
