@@ -491,3 +491,40 @@ func TestFollowerMempoolSpendOfMempoolPayment(t *testing.T) {
 		t.Errorf("b got %q", got)
 	}
 }
+
+// TestFollowerSeesMempoolReplacementOfMempoolPayment hands a wallet a
+// mempool payment whose input is a stranger's, then the stranger replaces
+// it in the mempool with a transaction paying elsewhere: the replacement
+// spends an input of the wallet's unconfirmed payment, so the next poll
+// hands it to the wallet (which records it as a mempool conflict), before
+// telling it that the payment left the mempool.
+func TestFollowerSeesMempoolReplacementOfMempoolPayment(t *testing.T) {
+	ctx := context.Background()
+	fc := newFollowerCase(t, pathAuto)
+	c := fc.c
+	coin := wire.OutPoint{Hash: chainhash.Hash{0x78}, Index: 1}
+	pay := payTx(coin, testScript("a0"))
+	c.mempool = []*wire.MsgTx{pay}
+	if _, err := fc.f.PollMempool(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(-1, pay))
+	leftCalls := func() int {
+		fc.a.mu.Lock()
+		defer fc.a.mu.Unlock()
+		return fc.a.left
+	}
+	left := leftCalls()
+	replacement := payTx(coin, testScript("stranger"))
+	c.mempool = []*wire.MsgTx{replacement}
+	if _, err := fc.f.PollMempool(ctx); err != nil {
+		t.Fatal(err)
+	}
+	sameFound(t, "a", fc.a.take(), blkTx(-1, replacement))
+	if n := leftCalls(); n != left+1 {
+		t.Errorf("MempoolLeft calls %d, want %d", n, left+1)
+	}
+	if got := fc.b.take(); len(got) != 0 {
+		t.Errorf("b got %q", got)
+	}
+}
