@@ -67,6 +67,9 @@ type TxMarks struct {
 	// LeftMempool: the unconfirmed transaction left the backend's mempool
 	// as the node reading it saw (a wallet several nodes serve).
 	LeftMempool bool
+	// MempoolReplaced is the transaction the wallet does not record that
+	// the last `replaced` event of this one named (zero: none).
+	MempoolReplaced [32]byte
 }
 
 // LoadChain reads the wallet's transactions and chain state.
@@ -126,12 +129,12 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height, comment, comment_to, left_mempool FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
-			var txid, by, rep, ch []byte
+			conflict_hash, conflict_height, comment, comment_to, left_mempool, mempool_replaced FROM wallet_tx_marks WHERE wallet_id = $1`, func(rows pgx.Rows) error {
+			var txid, by, rep, ch, mr []byte
 			var cheight *int32
 			var comment, to *string
 			var m TxMarks
-			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool); err != nil {
+			if err := rows.Scan(&txid, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool, &mr); err != nil {
 				return err
 			}
 			if comment != nil {
@@ -142,6 +145,7 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			}
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
+			copy(m.MempoolReplaced[:], mr)
 			if len(ch) == 32 && cheight != nil {
 				copy(m.ConflictHash[:], ch)
 				m.ConflictHeight = *cheight
@@ -238,13 +242,19 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.To != "" {
 		to = m.To
 	}
+	var mr any
+	if m.MempoolReplaced != ([32]byte{}) {
+		mr = m.MempoolReplaced[:]
+	}
 	return t.chainExec("write transaction marks", `INSERT INTO wallet_tx_marks (wallet_id, txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height, comment, comment_to, left_mempool) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+		conflict_hash, conflict_height, comment, comment_to, left_mempool, mempool_replaced)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 		ON CONFLICT (wallet_id, txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
 		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
-		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool`,
-		txid[:], m.Abandoned, by, rep, ch, cheight, comment, to, m.LeftMempool)
+		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool,
+		mempool_replaced = excluded.mempool_replaced`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, comment, to, m.LeftMempool, mr)
 }
 
 // SetRecentBlocks replaces the recorded chain state.

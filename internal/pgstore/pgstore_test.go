@@ -651,7 +651,7 @@ func TestTxMarks(t *testing.T) {
 		if err := tx.PutTxMarks(a, TxMarks{Abandoned: true}); err != nil {
 			return err
 		}
-		if err := tx.PutTxMarks(a, TxMarks{ReplacedBy: b}); err != nil {
+		if err := tx.PutTxMarks(a, TxMarks{ReplacedBy: b, MempoolReplaced: [32]byte{5}}); err != nil {
 			return err
 		}
 		return tx.PutTxMarks(b, TxMarks{Replaces: a, ConflictHash: [32]byte{9}, ConflictHeight: 7})
@@ -663,7 +663,7 @@ func TestTxMarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := map[[32]byte]TxMarks{a: {ReplacedBy: b}, b: {Replaces: a, ConflictHash: [32]byte{9}, ConflictHeight: 7}}; !reflect.DeepEqual(snap.Marks, want) {
+	if want := map[[32]byte]TxMarks{a: {ReplacedBy: b, MempoolReplaced: [32]byte{5}}, b: {Replaces: a, ConflictHash: [32]byte{9}, ConflictHeight: 7}}; !reflect.DeepEqual(snap.Marks, want) {
 		t.Fatalf("marks %+v, want %+v", snap.Marks, want)
 	}
 	err = s.Update(ctx, func(tx *Tx) error {

@@ -73,6 +73,9 @@ type TxMarks struct {
 	// LeftMempool: the unconfirmed transaction left the backend's mempool
 	// as the node reading it saw (a wallet several nodes serve).
 	LeftMempool bool
+	// MempoolReplaced is the transaction the wallet does not record that
+	// the last `replaced` event of this one named (zero: none).
+	MempoolReplaced [32]byte
 }
 
 // IsZero reports whether m records nothing.
@@ -130,17 +133,18 @@ func (s *Store) LoadChain(ctx context.Context) (*ChainSnapshot, error) {
 			snap.Rescan = &rs
 		}
 		err = queryRows(ctx, tx, "read transaction marks", `SELECT txid, abandoned, replaced_by, replaces,
-			conflict_hash, conflict_height, comment, comment_to, left_mempool FROM wallet_tx_marks`, func(rows *sql.Rows) error {
-			var id, by, rep, ch []byte
+			conflict_hash, conflict_height, comment, comment_to, left_mempool, mempool_replaced FROM wallet_tx_marks`, func(rows *sql.Rows) error {
+			var id, by, rep, ch, mr []byte
 			var cheight sql.NullInt64
 			var comment, to sql.NullString
 			var m TxMarks
-			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool); err != nil {
+			if err := rows.Scan(&id, &m.Abandoned, &by, &rep, &ch, &cheight, &comment, &to, &m.LeftMempool, &mr); err != nil {
 				return err
 			}
 			m.Comment, m.To = comment.String, to.String
 			copy(m.ReplacedBy[:], by)
 			copy(m.Replaces[:], rep)
+			copy(m.MempoolReplaced[:], mr)
 			if len(ch) == 32 && cheight.Valid {
 				copy(m.ConflictHash[:], ch)
 				m.ConflictHeight = int32(cheight.Int64)
@@ -231,12 +235,18 @@ func (t *Tx) PutTxMarks(txid [32]byte, m TxMarks) error {
 	if m.ConflictHash != ([32]byte{}) {
 		ch, cheight = m.ConflictHash[:], m.ConflictHeight
 	}
+	var mr any
+	if m.MempoolReplaced != ([32]byte{}) {
+		mr = m.MempoolReplaced[:]
+	}
 	return t.exec("write transaction marks", `INSERT INTO wallet_tx_marks (txid, abandoned, replaced_by, replaces,
-		conflict_hash, conflict_height, comment, comment_to, left_mempool) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
+		conflict_hash, conflict_height, comment, comment_to, left_mempool, mempool_replaced)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (txid) DO UPDATE SET
 		abandoned = excluded.abandoned, replaced_by = excluded.replaced_by, replaces = excluded.replaces,
 		conflict_hash = excluded.conflict_hash, conflict_height = excluded.conflict_height,
-		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool`,
-		txid[:], m.Abandoned, by, rep, ch, cheight, nullString(m.Comment), nullString(m.To), m.LeftMempool)
+		comment = excluded.comment, comment_to = excluded.comment_to, left_mempool = excluded.left_mempool,
+		mempool_replaced = excluded.mempool_replaced`,
+		txid[:], m.Abandoned, by, rep, ch, cheight, nullString(m.Comment), nullString(m.To), m.LeftMempool, mr)
 }
 
 // nullString is s, or NULL when it is empty.

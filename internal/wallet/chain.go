@@ -237,6 +237,9 @@ type chainData struct {
 	// its own transactions, so that a mempool read taken before the relay
 	// does not forget them.
 	committed map[chainhash.Hash]bool
+	// pool are the mempool transactions the wallet does not record that
+	// conflict with its unconfirmed ones (conflicts.go).
+	pool foreignPool
 
 	// added counts the transactions recorded (TxsAdded); elsewhere
 	// those not handed in by the chain follower (TxsAddedElsewhere).
@@ -857,6 +860,10 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// foreign are the block's transactions the wallet does not record:
 	// one may spend an input of a wallet transaction.
 	var foreign []*wire.MsgTx
+	// pooled are the mempool transactions the wallet does not record
+	// that spend an input of an unconfirmed wallet transaction (a
+	// payment's sender replacing it): Core's mempool_conflicts.
+	var pooled []*wire.MsgTx
 	c.mu.RLock()
 	for i, tx := range txs {
 		mine := false
@@ -873,8 +880,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		w.mu.RUnlock()
 		if !mine && !w.spendsFrom(tx, prev) {
-			if blk.Height >= 0 {
+			switch {
+			case blk.Height >= 0:
 				foreign = append(foreign, tx)
+			case c.conflictsUnconfirmed(tx):
+				pooled = append(pooled, tx)
 			}
 			continue
 		}
@@ -990,6 +1000,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	if len(foreign) > 0 {
 		transitions = append(transitions, c.conflictTransitions(foreign, blk)...)
 	}
+	transitions = append(transitions, c.poolTransitions(pooled, unabandon)...)
 	// A block conflict replaces the abandoned state for good (Core's
 	// MarkConflicted overwrites it): a reorg of the block leaves the
 	// transaction inactive, spending its inputs again, not abandoned.
@@ -1012,6 +1023,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	}
 	c.mu.RUnlock()
 	if len(recs) == 0 && len(back) == 0 && len(unabandon) == 0 {
+		if len(pooled) > 0 {
+			c.mu.Lock()
+			c.refreshTxs(c.pool.add(c, pooled))
+			c.mu.Unlock()
+		}
 		return nil
 	}
 	newUsed := w.spentScripts(txs)
@@ -1192,6 +1208,8 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		c.recent = append(c.recent, BlockRef{Height: blk.Height, Hash: blk.Hash})
 		c.recentUnwritten = true
 	}
+	changed = append(changed, c.pool.add(c, pooled)...)
+	changed = append(changed, c.pool.drop(c, recs, foreign)...)
 	c.refreshTxs(changed)
 	c.mu.Unlock()
 	w.notifyTxs(notices)

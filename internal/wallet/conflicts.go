@@ -39,6 +39,12 @@ type TxMarks struct {
 	// as the node that reads it saw (written only for a wallet several
 	// nodes serve, where the others take their mempool state from it).
 	LeftMempool bool
+	// MempoolReplaced is the mempool transaction the wallet does not
+	// record (a payment's sender spending the same coin again) that the
+	// last `replaced` event of this transaction named (zero: none), so
+	// that a restart reading the same mempool again does not report it
+	// twice. The conflict itself is kept in memory (mempoolConflicts).
+	MempoolReplaced [32]byte
 }
 
 // TxComments are the comment and comment_to of sendtoaddress and
@@ -91,7 +97,8 @@ func (w *Wallet) recordTransitions(tx ChainStoreTx, ts []TxTransition, now int64
 		if wt == nil || w.noEvents {
 			continue
 		}
-		if t.Kind == TransitionReplaced && (wt.marks.ReplacedBy == t.By || slices.Contains(wt.mempoolConflicts, t.By)) {
+		if t.Kind == TransitionReplaced && (wt.marks.ReplacedBy == t.By || wt.marks.MempoolReplaced == t.By ||
+			slices.Contains(wt.mempoolConflicts, t.By)) {
 			continue
 		}
 		e, ok := transitionEvent(t, now, w.content(wt.tx, c.walletPrev))
@@ -204,7 +211,8 @@ func (c *chainData) affected(changed []*walletTx) map[*walletTx]bool {
 }
 
 // deriveState sets wt's conflictHeight and mempoolConflicts from the
-// spenders of its inputs and from its unconfirmed parents, which visit
+// spenders of its inputs (the wallet's and the foreign mempool
+// transactions of c.pool) and from its unconfirmed parents, which visit
 // derives first when they are being derived too. The caller holds c.mu for
 // writing.
 func (c *chainData) deriveState(wt *walletTx, visit func(*walletTx)) {
@@ -232,6 +240,11 @@ func (c *chainData) deriveState(wt *walletTx, visit func(*walletTx)) {
 				}
 			case s.inMempool:
 				add(s.txid)
+			}
+		}
+		for _, id := range c.pool.spends[in.PreviousOutPoint] {
+			if id != wt.txid {
+				add(id)
 			}
 		}
 		if p := c.txs[in.PreviousOutPoint.Hash]; p != nil && !p.confirmed() {
@@ -447,6 +460,11 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 		}
 	}
 	left := len(gone)
+	// A foreign mempool conflict ends when its transaction leaves the
+	// mempool, whatever the reason (Core's transactionRemovedFromMempool
+	// erases it from mempool_conflicts for every reason; one mined is a
+	// block conflict now).
+	dropped := c.pool.dropGone(c, inMempool)
 	// Abandonment ends when the transaction is seen again.
 	marked := map[*walletTx]TxMarks{}
 	for _, wt := range back {
@@ -490,8 +508,8 @@ func (w *Wallet) MempoolLeft(ctx context.Context, inMempool func(chainhash.Hash)
 			wt.marks = m
 		}
 	}
-	if left > 0 || len(back) > 0 {
-		c.refreshTxs(append(gone, back...))
+	if left > 0 || len(back) > 0 || len(dropped) > 0 {
+		c.refreshTxs(append(append(gone, back...), dropped...))
 	}
 	return left, nil
 }
@@ -697,4 +715,152 @@ func (w *Wallet) Output(ctx context.Context, op wire.OutPoint) OutputState {
 		st.Mine = w.IsMine(st.Out.PkScript)
 	}
 	return st
+}
+
+// foreignPool holds the mempool transactions the wallet does not record
+// that spend an input of one of its unconfirmed transactions: a payment's
+// sender spending the same coin again, typically a BIP 125 replacement
+// paying elsewhere. They are Core's mempool_conflicts with transactions
+// that are not the wallet's (Core's mapTxSpends holds every input of every
+// wallet transaction, so CWallet::transactionAddedToMempool records any
+// mempool transaction spending one). As in Core they are kept in memory
+// only: the chain follower's first mempool read after a start hands them
+// in again (and the marks' MempoolReplaced keeps the event log from
+// reporting them twice). An entry goes when its transaction leaves the
+// backend's mempool (MempoolLeft), is mined (a block conflict then) or is
+// recorded as the wallet's own. Guarded by c.mu.
+type foreignPool struct {
+	// spends are the pool's transactions by the outputs they spend, ins
+	// the outputs each spends.
+	spends map[wire.OutPoint][]chainhash.Hash
+	ins    map[chainhash.Hash][]wire.OutPoint
+}
+
+// conflictsUnconfirmed reports whether tx, a transaction the wallet does
+// not record, spends an input of an unconfirmed wallet transaction. The
+// caller holds c.mu.
+func (c *chainData) conflictsUnconfirmed(tx *wire.MsgTx) bool {
+	if isCoinbase(tx) {
+		return false
+	}
+	id := tx.TxHash()
+	for _, in := range tx.TxIn {
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			if s.txid != id && !s.confirmed() && !s.coinbase {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// poolTransitions returns the replaced transitions that the foreign
+// mempool transactions txs cause (a wallet transaction, or one it descends
+// from, with no conflict yet loses an input to one of them) and notes in
+// marks (connectTxs' marks to write, falling back to the recorded ones)
+// the replacement each names, written with the event so that a restart
+// reading the same mempool again does not report it a second time. The
+// caller holds c.mu.
+func (c *chainData) poolTransitions(txs []*wire.MsgTx, marks map[chainhash.Hash]TxMarks) []TxTransition {
+	if len(txs) == 0 {
+		return nil
+	}
+	ts := c.conflictTransitions(txs, BlockInfo{Height: -1})
+	for _, t := range ts {
+		m, ok := marks[t.TxID]
+		if !ok {
+			wt := c.txs[t.TxID]
+			if wt == nil {
+				continue
+			}
+			m = wt.marks
+		}
+		if m.MempoolReplaced != t.By {
+			m.MempoolReplaced = t.By
+			marks[t.TxID] = m
+		}
+	}
+	return ts
+}
+
+// add puts txs into the pool and returns the wallet transactions spending
+// the same outputs, whose state follows. The caller holds c.mu for
+// writing.
+func (p *foreignPool) add(c *chainData, txs []*wire.MsgTx) []*walletTx {
+	var touched []*walletTx
+	for _, tx := range txs {
+		id := tx.TxHash()
+		if _, ok := p.ins[id]; ok || c.txs[id] != nil {
+			continue
+		}
+		if p.spends == nil {
+			p.spends = map[wire.OutPoint][]chainhash.Hash{}
+			p.ins = map[chainhash.Hash][]wire.OutPoint{}
+		}
+		ins := make([]wire.OutPoint, 0, len(tx.TxIn))
+		for _, in := range tx.TxIn {
+			op := in.PreviousOutPoint
+			ins = append(ins, op)
+			p.spends[op] = append(p.spends[op], id)
+			touched = append(touched, c.spenders[op]...)
+		}
+		p.ins[id] = ins
+	}
+	return touched
+}
+
+// remove takes id out of the pool and returns the wallet transactions
+// spending the outputs it spent. The caller holds c.mu for writing.
+func (p *foreignPool) remove(c *chainData, id chainhash.Hash) []*walletTx {
+	ins, ok := p.ins[id]
+	if !ok {
+		return nil
+	}
+	delete(p.ins, id)
+	var touched []*walletTx
+	for _, op := range ins {
+		kept := slices.DeleteFunc(p.spends[op], func(h chainhash.Hash) bool { return h == id })
+		if len(kept) == 0 {
+			delete(p.spends, op)
+		} else {
+			p.spends[op] = kept
+		}
+		touched = append(touched, c.spenders[op]...)
+	}
+	return touched
+}
+
+// drop takes out of the pool the transactions the wallet records now
+// (recs) and the foreign ones a block holds (mined: a block conflict from
+// now on), and returns the wallet transactions whose state follows. The
+// caller holds c.mu for writing.
+func (p *foreignPool) drop(c *chainData, recs []TxRecord, mined []*wire.MsgTx) []*walletTx {
+	if len(p.ins) == 0 {
+		return nil
+	}
+	var touched []*walletTx
+	for _, r := range recs {
+		touched = append(touched, p.remove(c, chainhash.Hash(r.TxID))...)
+	}
+	for _, tx := range mined {
+		touched = append(touched, p.remove(c, tx.TxHash())...)
+	}
+	return touched
+}
+
+// dropGone takes out of the pool the transactions a complete read of the
+// backend's mempool (inMempool) no longer shows, and returns the wallet
+// transactions whose state follows. The caller holds c.mu for writing.
+func (p *foreignPool) dropGone(c *chainData, inMempool func(chainhash.Hash) bool) []*walletTx {
+	var gone []chainhash.Hash
+	for id := range p.ins {
+		if !inMempool(id) {
+			gone = append(gone, id)
+		}
+	}
+	var touched []*walletTx
+	for _, id := range gone {
+		touched = append(touched, p.remove(c, id)...)
+	}
+	return touched
 }

@@ -103,7 +103,7 @@ func TestPortableBackup(t *testing.T) {
 				return err
 			},
 			func() error {
-				return tx.PutTxMarks([32]byte{4}, wallet.TxMarks{Abandoned: true, Replaces: [32]byte{3}, ConflictHash: [32]byte{8}, ConflictHeight: 2})
+				return tx.PutTxMarks([32]byte{4}, wallet.TxMarks{Abandoned: true, Replaces: [32]byte{3}, ConflictHash: [32]byte{8}, ConflictHeight: 2, MempoolReplaced: [32]byte{6}})
 			},
 			func() error {
 				return tx.SetRecentBlocks([]wallet.BlockRef{{Height: 1, Hash: [32]byte{1}}, {Height: 2, Hash: [32]byte{2}}})
