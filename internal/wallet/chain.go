@@ -1208,6 +1208,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		c.recent = append(c.recent, BlockRef{Height: blk.Height, Hash: blk.Hash})
 		c.recentUnwritten = true
 	}
+	notices = append(c.conflictNotices(transitions), notices...)
 	changed = append(changed, c.pool.add(c, pooled)...)
 	changed = append(changed, c.pool.drop(c, recs, foreign)...)
 	c.refreshTxs(changed)

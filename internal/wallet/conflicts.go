@@ -717,6 +717,28 @@ func (w *Wallet) Output(ctx context.Context, op wire.OutPoint) OutputState {
 	return st
 }
 
+// conflictNotices returns the -walletnotify notices of the transactions
+// that the block conflicts (ts) while the backend's mempool held them:
+// Core's transactionRemovedFromMempool with the reason CONFLICT syncs each
+// such transaction again, inactive, which runs the command (%b
+// unconfirmed), before the block's own transactions are synced. One that
+// had left the mempool before (replaced, evicted: reasons that only refresh
+// its state) gets none, nor does a mempool conflict (Core's
+// transactionAddedToMempool changes mempool_conflicts without a sync). The
+// caller holds c.mu, before refreshTxs takes them out of the mempool.
+func (c *chainData) conflictNotices(ts []TxTransition) []TxNotice {
+	var out []TxNotice
+	for _, t := range ts {
+		if t.Kind != TransitionConflicted {
+			continue
+		}
+		if wt := c.txs[t.TxID]; wt != nil && wt.inMempool && !wt.confirmed() {
+			out = append(out, TxNotice{TxID: wt.txid, Height: -1})
+		}
+	}
+	return out
+}
+
 // foreignPool holds the mempool transactions the wallet does not record
 // that spend an input of one of its unconfirmed transactions: a payment's
 // sender spending the same coin again, typically a BIP 125 replacement
@@ -783,8 +805,12 @@ func (c *chainData) poolTransitions(txs []*wire.MsgTx, marks map[chainhash.Hash]
 	return ts
 }
 
-// add puts txs into the pool and returns the wallet transactions spending
-// the same outputs, whose state follows. The caller holds c.mu for
+// add puts txs into the pool and returns the wallet transactions whose
+// state follows: those spending the same outputs, which are out of the
+// backend's mempool now with their unconfirmed descendants (the mempool
+// holds no two transactions spending one output: the new one replaced
+// them, as CommitTx has it for the wallet's own replacements; a mempool
+// read showing them again puts them back). The caller holds c.mu for
 // writing.
 func (p *foreignPool) add(c *chainData, txs []*wire.MsgTx) []*walletTx {
 	var touched []*walletTx
@@ -802,7 +828,19 @@ func (p *foreignPool) add(c *chainData, txs []*wire.MsgTx) []*walletTx {
 			op := in.PreviousOutPoint
 			ins = append(ins, op)
 			p.spends[op] = append(p.spends[op], id)
-			touched = append(touched, c.spenders[op]...)
+			for _, s := range c.spenders[op] {
+				touched = append(touched, s)
+				if s.confirmed() {
+					continue
+				}
+				for _, d := range c.descendants(s) {
+					if d.inMempool {
+						d.inMempool = false
+						delete(c.committed, d.txid)
+						touched = append(touched, d)
+					}
+				}
+			}
 		}
 		p.ins[id] = ins
 	}

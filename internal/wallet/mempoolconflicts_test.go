@@ -112,6 +112,11 @@ func TestForeignMempoolConflict(t *testing.T) {
 	}
 	replaced := append(slices.Clone(base), "replaced pay repl", "replaced child repl")
 	wantEvents("replaced", replaced...)
+	// Out of the mempool at once (the backend holds no two spends of one
+	// coin), before a mempool read says so: nothing pending.
+	if bal, _ := w.Balances(ctx); bal != (wallet.Balances{}) {
+		t.Fatalf("replaced: balances %+v", bal)
+	}
 	pooled = map[chainhash.Hash]bool{repl.TxHash(): true, stranger.TxHash(): true}
 	must2(w.MempoolLeft(ctx, func(id chainhash.Hash) bool { return pooled[id] }))
 	conflicts("replaced, left", repl.TxHash())

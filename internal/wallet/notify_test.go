@@ -78,3 +78,79 @@ func TestTxNotify(t *testing.T) {
 		mu.Unlock()
 	}
 }
+
+// TestTxNotifyConflicts checks the hook for conflicts as Core runs
+// walletnotify: a payment its sender replaces in the mempool runs nothing
+// (Core only refreshes a replaced transaction's state and changes
+// mempool_conflicts without a sync), nor does its replacement's block; a
+// payment still in the mempool when a block spends its input elsewhere
+// runs it once, unconfirmed (Core's removal for the reason CONFLICT syncs
+// it again).
+func TestTxNotifyConflicts(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var got []wallet.TxNotice
+	m := wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(t.TempDir(), "regtest"),
+		Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{}, Keypool: 10,
+		TxNotify: func(n wallet.TxNotice) {
+			mu.Lock()
+			got = append(got, n)
+			mu.Unlock()
+		}})
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	other := []byte{0x51}
+	spend := func(seed byte, script []byte) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{seed}}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(1000, script))
+		return tx
+	}
+	replaced, repl := spend(4, spk), spend(4, other)
+	conflicted, double := spend(5, spk), spend(5, other)
+	unconf := func(tx *wire.MsgTx) wallet.TxNotice {
+		return wallet.TxNotice{Wallet: "w", TxID: tx.TxHash(), Height: -1}
+	}
+	only := func(ids ...*wire.MsgTx) func(chainhash.Hash) bool {
+		return func(id chainhash.Hash) bool {
+			for _, tx := range ids {
+				if tx.TxHash() == id {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	steps := []struct {
+		name string
+		do   func() error
+		want []wallet.TxNotice
+	}{
+		{"payments", func() error { return w.FollowerMempool(ctx, []*wire.MsgTx{replaced, conflicted}) },
+			[]wallet.TxNotice{unconf(replaced), unconf(conflicted)}},
+		{"replaced in the mempool", func() error { return w.FollowerMempool(ctx, []*wire.MsgTx{repl}) }, nil},
+		{"mempool read", func() error {
+			_, err := w.MempoolLeft(ctx, only(repl, conflicted))
+			return err
+		}, nil},
+		{"replacement mined", func() error {
+			return w.FollowerBlock(ctx, wallet.BlockInfo{Height: 100, Hash: chainhash.Hash{0xe0}}, []*wire.MsgTx{repl}, nil)
+		}, nil},
+		{"double-spent in a block", func() error {
+			return w.FollowerBlock(ctx, wallet.BlockInfo{Height: 101, Hash: chainhash.Hash{0xe1}}, []*wire.MsgTx{double}, nil)
+		}, []wallet.TxNotice{unconf(conflicted)}},
+	}
+	for _, s := range steps {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		if err := s.do(); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		mu.Lock()
+		if !reflect.DeepEqual(got, s.want) {
+			t.Errorf("%s: notices %+v, want %+v", s.name, got, s.want)
+		}
+		mu.Unlock()
+	}
+}
