@@ -1209,6 +1209,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		c.recentUnwritten = true
 	}
 	notices = append(c.conflictNotices(transitions), notices...)
+	if blk.Height < 0 {
+		for _, tx := range recTxs {
+			changed = append(changed, c.replacedIn(tx)...)
+		}
+	}
 	changed = append(changed, c.pool.add(c, pooled)...)
 	changed = append(changed, c.pool.drop(c, recs, foreign)...)
 	c.refreshTxs(changed)

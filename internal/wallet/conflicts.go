@@ -807,11 +807,8 @@ func (c *chainData) poolTransitions(txs []*wire.MsgTx, marks map[chainhash.Hash]
 
 // add puts txs into the pool and returns the wallet transactions whose
 // state follows: those spending the same outputs, which are out of the
-// backend's mempool now with their unconfirmed descendants (the mempool
-// holds no two transactions spending one output: the new one replaced
-// them, as CommitTx has it for the wallet's own replacements; a mempool
-// read showing them again puts them back). The caller holds c.mu for
-// writing.
+// backend's mempool now with their unconfirmed descendants (replacedIn).
+// The caller holds c.mu for writing.
 func (p *foreignPool) add(c *chainData, txs []*wire.MsgTx) []*walletTx {
 	var touched []*walletTx
 	for _, tx := range txs {
@@ -828,23 +825,42 @@ func (p *foreignPool) add(c *chainData, txs []*wire.MsgTx) []*walletTx {
 			op := in.PreviousOutPoint
 			ins = append(ins, op)
 			p.spends[op] = append(p.spends[op], id)
-			for _, s := range c.spenders[op] {
-				touched = append(touched, s)
-				if s.confirmed() {
-					continue
-				}
-				for _, d := range c.descendants(s) {
-					if d.inMempool {
-						d.inMempool = false
-						delete(c.committed, d.txid)
-						touched = append(touched, d)
-					}
+			touched = append(touched, c.spenders[op]...)
+		}
+		p.ins[id] = ins
+		touched = append(touched, c.replacedIn(tx)...)
+	}
+	return touched
+}
+
+// replacedIn takes out of the mempool the unconfirmed wallet transactions
+// other than tx that spend an output tx spends, with their unconfirmed
+// descendants, tx being a transaction just seen in the backend's mempool:
+// the mempool holds no two spends of one output, so tx replaced them
+// (Core's wallet learns of the replaced ones' removal before the
+// replacement's arrival). A later mempool read showing one again puts it
+// back. It returns those it took out. The caller holds c.mu for writing.
+func (c *chainData) replacedIn(tx *wire.MsgTx) []*walletTx {
+	if isCoinbase(tx) {
+		return nil
+	}
+	id := tx.TxHash()
+	var out []*walletTx
+	for _, in := range tx.TxIn {
+		for _, s := range c.spenders[in.PreviousOutPoint] {
+			if s.txid == id || s.confirmed() {
+				continue
+			}
+			for _, d := range c.descendants(s) {
+				if d.inMempool {
+					d.inMempool = false
+					delete(c.committed, d.txid)
+					out = append(out, d)
 				}
 			}
 		}
-		p.ins[id] = ins
 	}
-	return touched
+	return out
 }
 
 // remove takes id out of the pool and returns the wallet transactions

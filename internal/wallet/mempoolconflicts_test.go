@@ -181,3 +181,53 @@ func TestForeignMempoolConflict(t *testing.T) {
 	}
 	wantEvents("mined", append(slices.Clone(replaced), "conflicted pay repl", "conflicted child repl")...)
 }
+
+// TestSenderBumpInMempool: the sender of a payment replaces it in the
+// mempool with a transaction that still pays the wallet (a fee bump
+// made elsewhere). The replacement is the wallet's, the payment lists it
+// in mempoolconflicts and is out of the mempool at once, so that the
+// pending balance counts the replacement alone, not both, even before a
+// mempool read says the payment left.
+func TestSenderBumpInMempool(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	coin := wire.OutPoint{Hash: chainhash.Hash{0x7c}, Index: 0}
+	pay := func(v int64) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&coin, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(v, spk))
+		return tx
+	}
+	orig, bump := pay(7000), pay(6000)
+	if err := w.FollowerMempool(ctx, []*wire.MsgTx{orig}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.FollowerMempool(ctx, []*wire.MsgTx{bump}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := w.Transaction(ctx, orig.TxHash())
+	if err != nil || !slices.Equal(d.Info.MempoolConflicts, []chainhash.Hash{bump.TxHash()}) {
+		t.Fatalf("original: %+v %v", d.Info, err)
+	}
+	if bal, _ := w.Balances(ctx); bal.UntrustedPending != 6000 {
+		t.Fatalf("balances %+v, want 6000 pending", bal)
+	}
+	evs, err := w.Events(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var replaced int
+	for _, e := range evs {
+		if e.Kind == wallet.EventReplaced {
+			replaced++
+			if e.TxID != orig.TxHash() || e.Related != bump.TxHash() {
+				t.Errorf("replaced event %+v", e)
+			}
+		}
+	}
+	if replaced != 1 {
+		t.Errorf("%d replaced events", replaced)
+	}
+}
