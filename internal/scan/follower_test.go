@@ -497,34 +497,37 @@ func TestFollowerMempoolSpendOfMempoolPayment(t *testing.T) {
 // it in the mempool with a transaction paying elsewhere: the replacement
 // spends an input of the wallet's unconfirmed payment, so the next poll
 // hands it to the wallet (which records it as a mempool conflict), before
-// telling it that the payment left the mempool.
+// telling it that the payment left the mempool. Mempool transactions are
+// read whole, so the block path (filters or raw blocks) does not matter.
 func TestFollowerSeesMempoolReplacementOfMempoolPayment(t *testing.T) {
-	ctx := context.Background()
-	fc := newFollowerCase(t, pathAuto)
-	c := fc.c
-	coin := wire.OutPoint{Hash: chainhash.Hash{0x78}, Index: 1}
-	pay := payTx(coin, testScript("a0"))
-	c.mempool = []*wire.MsgTx{pay}
-	if _, err := fc.f.PollMempool(ctx); err != nil {
-		t.Fatal(err)
-	}
-	sameFound(t, "a", fc.a.take(), blkTx(-1, pay))
-	leftCalls := func() int {
-		fc.a.mu.Lock()
-		defer fc.a.mu.Unlock()
-		return fc.a.left
-	}
-	left := leftCalls()
-	replacement := payTx(coin, testScript("stranger"))
-	c.mempool = []*wire.MsgTx{replacement}
-	if _, err := fc.f.PollMempool(ctx); err != nil {
-		t.Fatal(err)
-	}
-	sameFound(t, "a", fc.a.take(), blkTx(-1, replacement))
-	if n := leftCalls(); n != left+1 {
-		t.Errorf("MempoolLeft calls %d, want %d", n, left+1)
-	}
-	if got := fc.b.take(); len(got) != 0 {
-		t.Errorf("b got %q", got)
+	for _, path := range []int{pathAuto, pathFilter, pathRaw} {
+		ctx := context.Background()
+		fc := newFollowerCase(t, path)
+		c := fc.c
+		coin := wire.OutPoint{Hash: chainhash.Hash{0x78}, Index: 1}
+		pay := payTx(coin, testScript("a0"))
+		c.mempool = []*wire.MsgTx{pay}
+		if _, err := fc.f.PollMempool(ctx); err != nil {
+			t.Fatal(err)
+		}
+		sameFound(t, "a", fc.a.take(), blkTx(-1, pay))
+		leftCalls := func() int {
+			fc.a.mu.Lock()
+			defer fc.a.mu.Unlock()
+			return fc.a.left
+		}
+		left := leftCalls()
+		replacement := payTx(coin, testScript("stranger"))
+		c.mempool = []*wire.MsgTx{replacement}
+		if _, err := fc.f.PollMempool(ctx); err != nil {
+			t.Fatal(err)
+		}
+		sameFound(t, fmt.Sprintf("a (path %d)", path), fc.a.take(), blkTx(-1, replacement))
+		if n := leftCalls(); n != left+1 {
+			t.Errorf("path %d: MempoolLeft calls %d, want %d", path, n, left+1)
+		}
+		if got := fc.b.take(); len(got) != 0 {
+			t.Errorf("path %d: b got %q", path, got)
+		}
 	}
 }
