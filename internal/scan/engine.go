@@ -118,6 +118,11 @@ type scanSet struct {
 	// rescan marks deliveries as a rescan's.
 	rescan bool
 
+	// follow is set by a Follower's sync: base is its members' chain
+	// state before the scan, stop the scan's last height. The block at
+	// stop is delivered with the state it leaves them at (BlockInfo.State).
+	follow *followScan
+
 	// gen counts the watch list reloads of the scan's members.
 	gen uint64
 
@@ -127,6 +132,14 @@ type scanSet struct {
 
 	// failed collects the members that left the scan on a failure.
 	failed []*member
+}
+
+// followScan is what a Follower's sync tells its scan of the chain state.
+type followScan struct {
+	base []chain.BlockID
+	stop int32
+	// last is the state after stop, worked out as the scan reaches it.
+	last *ChainState
 }
 
 // begin marks the set's members as served.
@@ -286,6 +299,10 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 		}
 		for i := range win.hashes {
 			height := win.start + int32(i)
+			id := chain.BlockID{Height: height, Hash: win.hashes[i]}
+			if fs := set.follow; fs != nil && height == fs.stop {
+				fs.last = &ChainState{Recent: e.lastRecent(fs.base, recent, id)}
+			}
 			if win.fetched(i) {
 				res.Fetched++
 				found, reloaded, err := e.block(ctx, set, win, i, height)
@@ -307,8 +324,7 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 				}
 			}
 			res.Blocks++
-			recent = append(recent, chain.BlockID{Height: height,
-				Hash: win.hashes[i]})
+			recent = append(recent, id)
 		}
 		if len(recent) > e.cfg.Recent {
 			recent = append(recent[:0], recent[len(recent)-e.cfg.Recent:]...)
@@ -330,6 +346,18 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 	res.Filters = e.useFilters()
 	res.Duration = time.Since(t0)
 	return res, recent, nil
+}
+
+// lastRecent is the chain state after block id: base, then the blocks
+// scanned before it, then id, the last Config.Recent of them (as a
+// Follower's sync keeps them).
+func (e *engine) lastRecent(base, scanned []chain.BlockID, id chain.BlockID) []chain.BlockID {
+	all := make([]chain.BlockID, 0, len(base)+len(scanned)+1)
+	all = append(append(append(all, base...), scanned...), id)
+	if len(all) > e.cfg.Recent {
+		all = all[len(all)-e.cfg.Recent:]
+	}
+	return all
 }
 
 // block processes the fetched block at index i of win: a raw block is
@@ -509,6 +537,9 @@ func (e *engine) deliver(ctx context.Context, set *scanSet, blk *chain.Block, he
 		d := per[id]
 		info := BlockInfo{Height: height, Hash: blk.Hash,
 			Time: blk.Header.Timestamp, TxIndex: d.idx, Rescan: set.rescan}
+		if fs := set.follow; fs != nil && height == fs.stop {
+			info.State = fs.last
+		}
 		if err := m.sink.BlockConnected(ctx, info, d.txs); err != nil {
 			if err := e.fail(set, m, err); err != nil {
 				return found, reloaded, err

@@ -308,6 +308,7 @@ func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*mem
 		}
 		set.members = withoutFailed(set.members)
 	}
+	set.follow = &followScan{base: st.Recent, stop: tip.Height}
 	res, recent, err := f.e.scanRange(ctx, set, fork+1, tip.Height)
 	if err != nil {
 		return res.Blocks, err

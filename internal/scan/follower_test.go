@@ -30,8 +30,15 @@ type followerCase struct {
 }
 
 func newFollowerCase(t *testing.T, path int) *followerCase {
+	return newFollowerCaseWith(t, path, Config{})
+}
+
+// newFollowerCaseWith is newFollowerCase with the follower's other
+// settings in cfg.
+func newFollowerCaseWith(t *testing.T, path int, cfg Config) *followerCase {
 	c := newMemChain(t)
-	f := NewFollower(Config{Backend: c})
+	cfg.Backend = c
+	f := NewFollower(cfg)
 	f.e.path = path
 	shared := testScript("shared")
 	fc := &followerCase{c: c, f: f,
@@ -529,5 +536,90 @@ func TestFollowerSeesMempoolReplacementOfMempoolPayment(t *testing.T) {
 		if got := fc.b.take(); len(got) != 0 {
 			t.Errorf("path %d: b got %q", path, got)
 		}
+	}
+}
+
+// TestFollowerHandsLastBlockItsState checks that a sync delivers its last
+// block, and only that one, with the chain state the Checkpoint after it
+// records (BlockInfo.State), so that a sink may write both at once: for
+// one new block, for several, for one whose last block does not pay the
+// wallet, to two wallets sharing the block, and after a reorg; with the
+// default number of recent blocks and with fewer than the chain holds.
+func TestFollowerHandsLastBlockItsState(t *testing.T) {
+	for _, recent := range []int{0, 3} {
+		t.Run(fmt.Sprint("recent=", recent), func(t *testing.T) { followerLastBlockState(t, recent) })
+	}
+}
+
+func followerLastBlockState(t *testing.T, recent int) {
+	ctx := context.Background()
+	fc := newFollowerCaseWith(t, pathAuto, Config{Recent: recent})
+	c := fc.c
+	states := func(w *memWallet) map[int32]ChainState {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		s := w.states
+		w.states = nil
+		return s
+	}
+	sync := func() {
+		t.Helper()
+		if _, err := fc.f.Sync(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// want checks that w got exactly one state, with the block at height
+	// and equal to the one it checkpointed.
+	want := func(w *memWallet, name string, height int32) {
+		t.Helper()
+		got := states(w)
+		st, ok := got[height]
+		if len(got) != 1 || !ok {
+			t.Fatalf("%s: states at %v, want only at %d", name, got, height)
+		}
+		if !slices.Equal(st.Recent, w.state.Recent) {
+			t.Fatalf("%s: delivered with %v, checkpointed %v", name, st.Recent, w.state.Recent)
+		}
+		if tip, _ := st.Tip(); tip.Height != height || tip.Hash != c.blocks[height].hash {
+			t.Fatalf("%s: state ends at %v, want block %d", name, tip, height)
+		}
+	}
+	none := func(w *memWallet, name string) {
+		t.Helper()
+		if got := states(w); len(got) != 0 {
+			t.Fatalf("%s: states at %v, want none", name, got)
+		}
+	}
+
+	c.mine(t, testScript("a0"))
+	sync()
+	want(fc.a, "a, one block", 1)
+	none(fc.b, "b, one block")
+
+	c.mine(t, testScript("a0"))
+	c.mine(t, testScript("stranger"))
+	c.mine(t, testScript("shared"))
+	sync()
+	want(fc.a, "a, three blocks", 4)
+	want(fc.b, "b, three blocks", 4)
+
+	c.mine(t, testScript("a1"))
+	c.mine(t, testScript("stranger"))
+	sync()
+	none(fc.a, "a, last block not its")
+
+	c.reorg(2)
+	c.mine(t, testScript("z0"))
+	c.mine(t, testScript("z0"))
+	c.mine(t, testScript("a0"))
+	sync()
+	want(fc.a, "a, after a reorg", 7)
+	none(fc.z, "z, last block not its")
+	wantLen := 8 // the genesis block and the seven mined
+	if recent > 0 {
+		wantLen = recent
+	}
+	if n := len(fc.a.state.Recent); n != wantLen {
+		t.Fatalf("a's state after the reorg: %d blocks, want %d", n, wantLen)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -292,6 +293,9 @@ type memWallet struct {
 	// during, when set, runs once inside the next block delivery, as
 	// another path of the wallet recording meanwhile.
 	during func()
+	// states are the chain states blocks were delivered with
+	// (BlockInfo.State), by height.
+	states map[int32]ChainState
 }
 
 // Changes counts the transactions recorded other than by the follower's
@@ -346,6 +350,12 @@ func (w *memWallet) BlockConnected(ctx context.Context, blk BlockInfo, txs []*wi
 		if blk.Rescan {
 			w.changes++
 		}
+	}
+	if blk.State != nil {
+		if w.states == nil {
+			w.states = map[int32]ChainState{}
+		}
+		w.states[blk.Height] = ChainState{Recent: slices.Clone(blk.State.Recent)}
 	}
 	return nil
 }

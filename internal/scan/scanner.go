@@ -90,6 +90,12 @@ type BlockInfo struct {
 	// Rescan tells that a rescan delivers the block (an old block), not
 	// the following of the tip.
 	Rescan bool
+
+	// State, set on the last block of a Follower's sync, is the chain
+	// state the block leaves the member at: the Checkpoint that follows
+	// carries the same one. A sink may record it with the block's
+	// transactions, so that the Checkpoint has nothing left to write.
+	State *ChainState
 }
 
 // ChainState is what a wallet records of the chain it processed: its last

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"strings"
 )
 
 // Event is one entry of the wallet's event log. Height is -1 when the
@@ -27,13 +28,26 @@ type Event struct {
 // removed: 8 bytes big-endian, absent when none was.
 const metaEventsPruned = "events_pruned_through"
 
-const queryAppendEvent = `INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail)
-	VALUES (?, ?, ?, ?, ?, ?, ?)`
+// eventBatch is the most events one statement appends: a payment's
+// received and confirmed events with a depth reached at the same block's
+// checkpoint are three.
+const eventBatch = 4
+
+// queryAppendEvents[n-1] appends n events in one statement (the driver's
+// cost is mostly per statement, not per row).
+var queryAppendEvents = func() (qs [eventBatch]string) {
+	row := "(?, ?, ?, ?, ?, ?, ?)"
+	for n := 1; n <= eventBatch; n++ {
+		qs[n-1] = "INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail) VALUES " +
+			strings.Repeat(row+", ", n-1) + row
+	}
+	return qs
+}()
 
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
-	res, err := t.execPrepared(queryAppendEvent, eventArgs(make([]any, 0, 7), e)...)
+	res, err := t.execPrepared(queryAppendEvents[0], eventArgs(make([]any, 0, 7), e)...)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}
@@ -44,10 +58,23 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 	return id, nil
 }
 
-// queryAppendEvents2 appends two events in one statement, the pair a
-// transaction first seen in a block gives (received, confirmed).
-const queryAppendEvents2 = `INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail)
-	VALUES (?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?)`
+// AppendEvents adds the events in order in the write transaction, up to
+// eventBatch of them in one statement.
+func (t *Tx) AppendEvents(evs []Event) error {
+	args := make([]any, 0, 7*min(len(evs), eventBatch))
+	for len(evs) > 0 {
+		n := min(len(evs), eventBatch)
+		args = args[:0]
+		for _, e := range evs[:n] {
+			args = eventArgs(args, e)
+		}
+		if _, err := t.execPrepared(queryAppendEvents[n-1], args...); err != nil {
+			return storeErr(ErrDatabase, "write event", err)
+		}
+		evs = evs[n:]
+	}
+	return nil
+}
 
 func eventArgs(args []any, e Event) []any {
 	var height, hash any
@@ -55,23 +82,6 @@ func eventArgs(args []any, e Event) []any {
 		height, hash = e.Height, e.BlockHash[:]
 	}
 	return append(args, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time, e.Detail)
-}
-
-// AppendEvents adds the events in order in the write transaction, two at
-// a time in one statement.
-func (t *Tx) AppendEvents(evs []Event) error {
-	for len(evs) >= 2 {
-		args := eventArgs(eventArgs(make([]any, 0, 14), evs[0]), evs[1])
-		if _, err := t.execPrepared(queryAppendEvents2, args...); err != nil {
-			return storeErr(ErrDatabase, "write event", err)
-		}
-		evs = evs[2:]
-	}
-	if len(evs) == 1 {
-		_, err := t.AppendEvent(evs[0])
-		return err
-	}
-	return nil
 }
 
 // Events returns at most limit events whose cursor is above after, in

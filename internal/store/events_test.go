@@ -185,9 +185,10 @@ func TestEventCursorMigration(t *testing.T) {
 	}
 }
 
-// TestAppendEvents: events appended together (two a statement, then the
-// odd one) get consecutive cursors in order, with their columns and
-// details, blocks and no blocks alike.
+// TestAppendEvents: events appended together (up to eventBatch a
+// statement, then the rest) get consecutive cursors in order, with their
+// columns and details, blocks and no blocks alike, whatever the size of
+// the batch.
 func TestAppendEvents(t *testing.T) {
 	ctx := context.Background()
 	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
@@ -196,7 +197,7 @@ func TestAppendEvents(t *testing.T) {
 	}
 	defer s.Close()
 	var in []Event
-	for i := range 5 {
+	for i := range 2*eventBatch + 5 {
 		e := Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 + i),
 			Detail: []byte(fmt.Sprintf(`{"amount":%d}`, i))}
 		if i%2 == 1 {
@@ -205,10 +206,13 @@ func TestAppendEvents(t *testing.T) {
 		in = append(in, e)
 	}
 	err = s.Update(ctx, func(tx *Tx) error {
-		if err := tx.AppendEvents(in[:1]); err != nil {
-			return err
+		// Batches of 1, 3, eventBatch+1 and the rest.
+		for _, part := range [][]Event{in[:1], in[1:4], in[4 : 5+eventBatch], in[5+eventBatch:]} {
+			if err := tx.AppendEvents(part); err != nil {
+				return err
+			}
 		}
-		return tx.AppendEvents(in[1:])
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)

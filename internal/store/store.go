@@ -47,8 +47,8 @@ type Store struct {
 
 // preparedQueries are the statements connect prepares: the driver compiles
 // a statement at every plain Exec.
-var preparedQueries = []string{queryAppendEvent, queryAppendEvents2, querySetEventDepth,
-	queryPutRecentBlock, queryTrimRecentBlocks}
+var preparedQueries = append(queryAppendEvents[:], querySetEventDepth,
+	queryPutRecentBlock, queryTrimRecentBlocks)
 
 // LockSuffix is appended to a database's path to name its lock file, which
 // an open Store holds an exclusive advisory lock on. The file stays after

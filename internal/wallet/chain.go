@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -141,6 +142,14 @@ type BlockInfo struct {
 	// Rescan tells that a rescan delivers the block rather than the
 	// following of the tip: its new transactions get the block's time.
 	Rescan bool
+	// Recent, when set, is the chain state the block leaves the wallet
+	// at: the last processed blocks, lowest first, this block last. The
+	// chain follower sets it on the last block of a sync (FollowerBlock),
+	// so that the block's transactions and the checkpoint of that state
+	// are written in one store transaction (one commit a block where
+	// there were two); the Checkpoint that follows with the same blocks
+	// then writes nothing.
+	Recent []BlockRef
 }
 
 // walletTx is a transaction of the wallet in memory.
@@ -838,6 +847,20 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	}
 	c := &w.chain
 	now := time.Now().Unix()
+	// fold: the block's chain state is written with it (BlockInfo.Recent).
+	// Its checkpoint needs c.mu held from the reading of the state to
+	// the update in memory, as Checkpoint holds it; other deliveries
+	// read under the read lock and release it while they write.
+	fold := w.foldsCheckpoint(blk, follower)
+	exclusive := fold
+	if exclusive {
+		c.mu.Lock()
+		if blk.Height <= c.written {
+			fold = false
+		}
+	} else {
+		c.mu.RLock()
+	}
 
 	var recs []TxRecord
 	var recTxs []*wire.MsgTx
@@ -864,7 +887,6 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// that spend an input of an unconfirmed wallet transaction (a
 	// payment's sender replacing it): Core's mempool_conflicts.
 	var pooled []*wire.MsgTx
-	c.mu.RLock()
 	for i, tx := range txs {
 		mine := false
 		w.mu.RLock()
@@ -901,7 +923,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		var buf bytes.Buffer
 		if err := tx.Serialize(&buf); err != nil {
-			c.mu.RUnlock()
+			if exclusive {
+				c.mu.Unlock()
+			} else {
+				c.mu.RUnlock()
+			}
 			return err
 		}
 		r := TxRecord{TxID: tx.TxHash(), Raw: buf.Bytes(), TimeReceived: now,
@@ -915,6 +941,12 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		switch old, ok := c.txs[chainhash.Hash(r.TxID)]; {
 		case ok:
 			r.Seq, r.TimeReceived, r.TimeSmart = old.rec.Seq, old.rec.TimeReceived, old.rec.TimeSmart
+			if old.confirmed() {
+				// Moved from another block: its depth
+				// events are Checkpoint's to work out
+				// once it is recorded here.
+				fold = false
+			}
 			r.EventDepth, depth = old.rec.EventDepth, old.evDepth
 			if old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash {
 				r.EventDepth, depth = w.blockDepth(), w.blockDepth()
@@ -1021,8 +1053,12 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			unabandon[t.TxID] = m
 		}
 	}
-	c.mu.RUnlock()
 	if len(recs) == 0 && len(back) == 0 && len(unabandon) == 0 {
+		if exclusive {
+			c.mu.Unlock()
+		} else {
+			c.mu.RUnlock()
+		}
 		if len(pooled) > 0 {
 			c.mu.Lock()
 			c.refreshTxs(c.pool.add(c, pooled))
@@ -1030,7 +1066,18 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		return nil
 	}
+	// The checkpoint's depth events are those due at the new tip of the
+	// transactions recorded before (those of this block are not moved
+	// from another one: see above).
+	var ckEvents []EventRecord
+	var reached map[*walletTx]int32
+	if fold && !w.noEvents {
+		ckEvents, reached = w.depthEvents(blk.Height, now)
+	}
 	newUsed := w.spentScripts(txs)
+	if !exclusive {
+		c.mu.RUnlock()
+	}
 
 	// Key-pool top-ups for the used indexes.
 	type topUp struct {
@@ -1094,6 +1141,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	}
 
 	seqs := make([]int64, len(recs))
+	var pins []pinned
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		for i, r := range recs {
 			seq, err := tx.PutTx(r)
@@ -1102,7 +1150,13 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			}
 			seqs[i] = seq
 		}
-		if err := appendEvents(tx, events); err != nil {
+		// The events keep the order of a block then its checkpoint:
+		// the block's, its transitions', then the depths reached.
+		evs := events
+		if len(transitions) == 0 {
+			evs = append(evs[:len(evs):len(evs)], ckEvents...)
+		}
+		if err := appendEvents(tx, evs); err != nil {
 			return err
 		}
 		if newFollow {
@@ -1117,6 +1171,16 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		if err := w.recordTransitions(tx, transitions, now); err != nil {
 			return err
+		}
+		if fold {
+			ck := ckEvents
+			if len(transitions) == 0 {
+				ck = nil // written above
+			}
+			var err error
+			if pins, err = w.writeCheckpoint(tx, blk.Recent, ck, reached); err != nil {
+				return err
+			}
 		}
 		for _, spk := range newUsed {
 			if err := tx.PutUsedScript(spk); err != nil {
@@ -1141,13 +1205,18 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		return nil
 	})
 	if err != nil {
+		if exclusive {
+			c.mu.Unlock()
+		}
 		return err
 	}
 
 	var notices []TxNotice
 	// changed are the transactions whose state is derived again.
 	changed := make([]*walletTx, 0, len(recs)+len(back)+len(unabandon))
-	c.mu.Lock()
+	if !exclusive {
+		c.mu.Lock()
+	}
 	if newFollow {
 		c.followDepths = w.depthsKey()
 	}
@@ -1201,10 +1270,12 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	}
 	// The wallet's position moves with the block's transactions, as
 	// Core's do under one lock: a reader never sees a transaction
-	// confirmed in a block past the last processed one. The follower's
-	// Checkpoint or AdvanceTip replaces the list next; close writes it
-	// if neither did.
-	if n := len(c.recent); n > 0 && !blk.Rescan && c.recent[n-1].Height == blk.Height-1 {
+	// confirmed in a block past the last processed one. Unless written
+	// here, the follower's Checkpoint or AdvanceTip replaces the list
+	// next; close writes it if neither did.
+	if fold {
+		w.applyCheckpoint(blk.Recent, reached, pins)
+	} else if n := len(c.recent); n > 0 && !blk.Rescan && c.recent[n-1].Height == blk.Height-1 {
 		c.recent = append(c.recent, BlockRef{Height: blk.Height, Hash: blk.Hash})
 		c.recentUnwritten = true
 	}
@@ -1293,6 +1364,7 @@ func (w *Wallet) updateChain(ctx context.Context, fn func(ChainStoreTx) error) e
 	}); err != nil {
 		return storageErr(err)
 	}
+	w.chainWrites.Add(1)
 	if appended > 0 {
 		w.evsig.fire()
 	}
@@ -1385,7 +1457,29 @@ func tipHeight(recent []BlockRef) int32 {
 	return recent[len(recent)-1].Height
 }
 
-// Checkpoint records the last processed blocks, lowest first.
+// foldsCheckpoint tells whether connect writes blk.Recent, the chain state
+// the block leaves the wallet at, with the block's transactions: only for
+// the chain follower's delivery of a block (not a rescan's) ending at
+// that block, to a wallet this node alone writes. connect also leaves the
+// fold to Checkpoint for a block at or below the written position and for
+// a transaction moved from another block.
+func (w *Wallet) foldsCheckpoint(blk BlockInfo, follower bool) bool {
+	n := len(blk.Recent)
+	if !follower || blk.Rescan || blk.Height < 0 || n == 0 ||
+		blk.Recent[n-1] != (BlockRef{Height: blk.Height, Hash: blk.Hash}) {
+		return false
+	}
+	if _, ok := w.store.(ChainStore); !ok {
+		return false
+	}
+	_, shared := w.store.(SharedStore)
+	return !shared
+}
+
+// Checkpoint records the last processed blocks, lowest first. It writes
+// nothing when the wallet's written position is recent already and no
+// confirmation depth is due at it (a block that carried its own
+// checkpoint, BlockInfo.Recent).
 func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	if err := w.loadChain(ctx); err != nil {
 		return err
@@ -1398,29 +1492,66 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	if len(recent) > 0 && !w.noEvents {
 		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
 	}
-	tip := tipHeight(recent)
+	if len(events) == 0 && w.positionWritten(recent) {
+		return nil
+	}
 	var pins []pinned
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
-		if err := appendEvents(tx, events); err != nil {
-			return err
-		}
-		for wt, d := range reached {
-			if wt.evFollow {
-				continue // the position written below gives it
-			}
-			if err := tx.SetEventDepth(wt.rec.TxID, d); err != nil {
-				return err
-			}
-		}
 		var err error
-		if pins, err = w.pinFollowers(tx, tip, tip, reached); err != nil {
-			return err
-		}
-		return tx.SetRecentBlocks(recent)
+		pins, err = w.writeCheckpoint(tx, recent, events, reached)
+		return err
 	})
 	if err != nil {
 		return err
 	}
+	w.applyCheckpoint(recent, reached, pins)
+	return nil
+}
+
+// positionWritten tells whether recent is the position the store holds
+// (the last Checkpoint, Rollback, flushTip or folded block wrote it and
+// nothing moved it since), on a wallet this node alone writes. The caller
+// holds c.mu.
+func (w *Wallet) positionWritten(recent []BlockRef) bool {
+	c := &w.chain
+	if _, shared := w.store.(SharedStore); shared || c.recentUnwritten {
+		return false
+	}
+	if _, ok := w.store.(ChainStore); !ok {
+		return false
+	}
+	return c.written == tipHeight(recent) && slices.Equal(c.recent, recent)
+}
+
+// writeCheckpoint writes, in tx, recent as the last processed blocks with
+// what goes with them: the confirmed events due at its tip (events, the
+// depths each transaction reaches in reached) and the pinned depths of
+// pinFollowers. The caller holds c.mu and applies the result with
+// applyCheckpoint once tx commits.
+func (w *Wallet) writeCheckpoint(tx ChainStoreTx, recent []BlockRef, events []EventRecord, reached map[*walletTx]int32) ([]pinned, error) {
+	if err := appendEvents(tx, events); err != nil {
+		return nil, err
+	}
+	for wt, d := range reached {
+		if wt.evFollow {
+			continue // the position written below gives it
+		}
+		if err := tx.SetEventDepth(wt.rec.TxID, d); err != nil {
+			return nil, err
+		}
+	}
+	tip := tipHeight(recent)
+	pins, err := w.pinFollowers(tx, tip, tip, reached)
+	if err != nil {
+		return nil, err
+	}
+	return pins, tx.SetRecentBlocks(recent)
+}
+
+// applyCheckpoint records in memory what writeCheckpoint wrote. The caller
+// holds c.mu for writing.
+func (w *Wallet) applyCheckpoint(recent []BlockRef, reached map[*walletTx]int32, pins []pinned) {
+	c := &w.chain
 	for wt, d := range reached {
 		wt.evDepth = d
 		if !wt.evFollow {
@@ -1433,8 +1564,7 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	applyPins(pins)
 	c.recent = append([]BlockRef(nil), recent...)
 	c.recentUnwritten = false
-	c.written = tip
-	return nil
+	c.written = tipHeight(recent)
 }
 
 // AdvanceTip records recent as the last processed blocks, lowest first,

@@ -25,7 +25,10 @@ import (
 // enters, none twice, none lost, whatever happened in between.
 //
 // Steps: "bc H TX" connects block H holding payment TX (a letter), "rescan
-// H TX" the same as a rescan delivers it, "cp H" checkpoints with tip H,
+// H TX" the same as a rescan delivers it, "fb H TX" as the chain follower
+// delivers the last block of a sync, carrying its checkpoint with tip H
+// (BlockInfo.Recent), "cp H" checkpoints with tip H, "cp0 H" too and
+// checks that it wrote nothing, "tip H" checks the last processed block,
 // "rb H" rolls back to H, "close" closes the node and opens it again,
 // "crash" opens a copy of the files as they are, "depths D,D" does either
 // with other configured depths ("close depths ..." or "crash depths ..."),
@@ -66,6 +69,21 @@ func TestEventDepthsAcrossRestarts(t *testing.T) {
 		{"depths changed twice", `cp 100; bc 101 a; cp 101; cp 103; close depths 2,6; cp 103;
 			= received a @101, confirmed a 1 @101, confirmed a 2 @101; bc 104 b; cp 104;
 			= received b @104; crash depths 1,6; cp 106; = confirmed a 6 @101, confirmed b 1 @104; cp 109; = confirmed b 6 @104`},
+		{"follower block with its checkpoint", `cp 100; fb 101 a; crash; tip 101;
+			= received a @101, confirmed a 1 @101; cp0 101; cp 104; fb 106 b; cp0 106;
+			= received b @106, confirmed b 1 @106, confirmed a 6 @101; crash; tip 106; cp0 106; =;
+			cp 110; =; cp 111; = confirmed b 6 @106; close; tip 111; cp0 111`},
+		{"follower block after a rollback", `cp 100; fb 101 a; cp 103; rb 100; cp 100; cp0 100;
+			= received a @101, confirmed a 1 @101, reorged a @101; fb 102 a; crash; tip 102;
+			= confirmed a 1 @102; cp 106; =; cp 107; = confirmed a 6 @102`},
+		{"follower block delivered again", `cp 100; fb 101 a; cp 103; crash; fb 101 a; tip 103; cp0 103;
+			= received a @101, confirmed a 1 @101; cp 106; = confirmed a 6 @101`},
+		{"follower block moving a transaction", `cp 100; fb 101 a; fb 102 a; crash; tip 101;
+			= received a @101, confirmed a 1 @101, confirmed a 1 @102; cp 102; cp 106; =; cp 107;
+			= confirmed a 6 @102`},
+		{"follower block after a block without checkpoint", `cp 100; bc 101 a; fb 102 b; crash; tip 102;
+			= received a @101, confirmed a 1 @101, received b @102, confirmed b 1 @102; cp 106;
+			= confirmed a 6 @101; cp 107; = confirmed b 6 @102`},
 		{"a depth removed", `cp 100; bc 101 a; cp 101; cp 103; close depths 1; cp 110;
 			= received a @101, confirmed a 1 @101; close depths 1,6; cp 111; = confirmed a 6 @101`},
 	} {
@@ -122,9 +140,22 @@ func runDepthSteps(t *testing.T, steps string) {
 			h := num(f[1])
 			err = w.BlockConnected(ctx, wallet.BlockInfo{Height: h, Hash: hash(h), Time: 1700000000 + int64(h),
 				Rescan: f[0] == "rescan"}, []*wire.MsgTx{pay(f[2])}, nil)
-		case "cp":
+		case "fb":
 			h := num(f[1])
+			err = w.FollowerBlock(ctx, wallet.BlockInfo{Height: h, Hash: hash(h), Time: 1700000000 + int64(h),
+				Recent: []wallet.BlockRef{{Height: h, Hash: hash(h)}}}, []*wire.MsgTx{pay(f[2])}, nil)
+		case "cp", "cp0":
+			h := num(f[1])
+			before := wallet.ChainWrites(w)
 			err = w.Checkpoint(ctx, []wallet.BlockRef{{Height: h, Hash: hash(h)}})
+			if n := wallet.ChainWrites(w) - before; err == nil && f[0] == "cp0" && n != 0 {
+				t.Errorf("at %q: %d store transactions, want none", strings.TrimSpace(step), n)
+			}
+		case "tip":
+			b, ok := w.LastProcessedBlock()
+			if h := num(f[1]); !ok || b.Height != h || b.Hash != hash(h) {
+				t.Errorf("at %q: last processed block %d %x (%v)", strings.TrimSpace(step), b.Height, b.Hash[:3], ok)
+			}
 		case "rb":
 			err = w.Rollback(ctx, num(f[1]))
 		case "close", "crash":

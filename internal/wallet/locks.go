@@ -241,7 +241,8 @@ func hasDestination(spk []byte) bool {
 
 // spentScripts returns the wallet's output scripts, not yet marked used,
 // that txs spend from, when the avoid_reuse flag is set (Core's
-// SetSpentKeyState, run as each transaction is added); nil otherwise.
+// SetSpentKeyState, run as each transaction is added); nil otherwise. The
+// caller holds c.mu.
 func (w *Wallet) spentScripts(txs []*wire.MsgTx) [][]byte {
 	w.mu.RLock()
 	flag := w.flags&FlagAvoidReuse != 0
@@ -249,13 +250,11 @@ func (w *Wallet) spentScripts(txs []*wire.MsgTx) [][]byte {
 	if !flag {
 		return nil
 	}
+	c := &w.chain
 	batch := map[chainhash.Hash]*wire.MsgTx{}
 	for _, tx := range txs {
 		batch[tx.TxHash()] = tx
 	}
-	c := &w.chain
-	c.mu.RLock()
-	defer c.mu.RUnlock()
 	w.locks.mu.Lock()
 	defer w.locks.mu.Unlock()
 	seen := map[string]bool{}

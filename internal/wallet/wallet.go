@@ -99,6 +99,9 @@ type Wallet struct {
 
 	// chain holds the wallet's transactions and chain state (chain.go).
 	chain chainData
+	// chainWrites counts the committed transactions of the chain store
+	// (updateChain), so that tests can tell a call that wrote nothing.
+	chainWrites atomic.Uint64
 
 	// evsig wakes the event log's readers after a commit (eventsignal.go).
 	evsig eventSignal

@@ -905,23 +905,28 @@ func (a *adapter) BlockConnected(ctx context.Context, blk scan.BlockInfo, txs []
 	if blk.Rescan {
 		return a.w.BlockConnected(ctx, b, txs, blk.TxIndex)
 	}
+	if blk.State != nil {
+		// The block's checkpoint goes with it (one store transaction).
+		b.Recent = blockRefs(*blk.State)
+	}
 	return a.w.FollowerBlock(ctx, b, txs, blk.TxIndex)
 }
 
-func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
+// blockRefs is st in the wallet's terms.
+func blockRefs(st scan.ChainState) []wallet.BlockRef {
 	recent := make([]wallet.BlockRef, len(st.Recent))
 	for i, b := range st.Recent {
 		recent[i] = wallet.BlockRef{Height: b.Height, Hash: b.Hash}
 	}
-	return a.w.Checkpoint(ctx, recent)
+	return recent
+}
+
+func (a *adapter) Checkpoint(ctx context.Context, st scan.ChainState) error {
+	return a.w.Checkpoint(ctx, blockRefs(st))
 }
 
 func (a *adapter) AdvanceTip(ctx context.Context, st scan.ChainState) (bool, error) {
-	recent := make([]wallet.BlockRef, len(st.Recent))
-	for i, b := range st.Recent {
-		recent[i] = wallet.BlockRef{Height: b.Height, Hash: b.Hash}
-	}
-	return a.w.AdvanceTip(ctx, recent)
+	return a.w.AdvanceTip(ctx, blockRefs(st))
 }
 
 func (a *adapter) Rollback(ctx context.Context, height int32) error {
