@@ -1,9 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"fmt"
 	"strings"
 )
 
@@ -33,13 +35,34 @@ const metaEventsPruned = "events_pruned_through"
 // checkpoint are three.
 const eventBatch = 4
 
-// queryAppendEvents[n-1] appends n events in one statement (the driver's
-// cost is mostly per statement, not per row).
-var queryAppendEvents = func() (qs [eventBatch]string) {
-	row := "(?, ?, ?, ?, ?, ?, ?)"
+// queryAppendEvents[n-1][mask] appends n events in one statement (the
+// driver's cost is mostly per statement and per bound value, not per
+// row). Bit i-1 of mask set: event i continues event i-1, with the same
+// transaction, block, time and detail (a payment's received and confirmed
+// events), and binds only its kind and depth, the rest naming the
+// parameters of the event it continues.
+var queryAppendEvents = func() (qs [eventBatch][]string) {
 	for n := 1; n <= eventBatch; n++ {
-		qs[n-1] = "INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail) VALUES " +
-			strings.Repeat(row+", ", n-1) + row
+		qs[n-1] = make([]string, 1<<(n-1))
+		for mask := range qs[n-1] {
+			var b strings.Builder
+			b.WriteString("INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail) VALUES ")
+			next, full := 1, 0 // the next parameter, the first of the event continued
+			for i := range n {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				if i > 0 && mask&(1<<(i-1)) != 0 {
+					fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, ?%d)", next, full+1, next+1, full+3, full+4, full+5, full+6)
+					next += 2
+					continue
+				}
+				full = next
+				fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, ?%d)", next, next+1, next+2, next+3, next+4, next+5, next+6)
+				next += 7
+			}
+			qs[n-1][mask] = b.String()
+		}
 	}
 	return qs
 }()
@@ -47,7 +70,7 @@ var queryAppendEvents = func() (qs [eventBatch]string) {
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
-	res, err := t.execPrepared(queryAppendEvents[0], eventArgs(make([]any, 0, 7), e)...)
+	res, err := t.execPrepared(queryAppendEvents[0][0], eventArgs(make([]any, 0, 7), e)...)
 	if err != nil {
 		return 0, storeErr(ErrDatabase, "write event", err)
 	}
@@ -58,6 +81,13 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 	return id, nil
 }
 
+// continues tells whether e can name the parameters of prev, the event
+// before it in a statement (see queryAppendEvents).
+func continues(prev, e *Event) bool {
+	return e.TxID == prev.TxID && e.Height == prev.Height && e.BlockHash == prev.BlockHash &&
+		e.Time == prev.Time && bytes.Equal(e.Detail, prev.Detail) && (e.Detail == nil) == (prev.Detail == nil)
+}
+
 // AppendEvents adds the events in order in the write transaction, up to
 // eventBatch of them in one statement.
 func (t *Tx) AppendEvents(evs []Event) error {
@@ -65,10 +95,17 @@ func (t *Tx) AppendEvents(evs []Event) error {
 	for len(evs) > 0 {
 		n := min(len(evs), eventBatch)
 		args = args[:0]
-		for _, e := range evs[:n] {
-			args = eventArgs(args, e)
+		mask := 0
+		for i := range evs[:n] {
+			e := &evs[i]
+			if i > 0 && continues(&evs[i-1], e) {
+				mask |= 1 << (i - 1)
+				args = append(args, e.Kind, e.Depth)
+				continue
+			}
+			args = eventArgs(args, *e)
 		}
-		if _, err := t.execPrepared(queryAppendEvents[n-1], args...); err != nil {
+		if _, err := t.execPrepared(queryAppendEvents[n-1][mask], args...); err != nil {
 			return storeErr(ErrDatabase, "write event", err)
 		}
 		evs = evs[n:]

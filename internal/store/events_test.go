@@ -197,17 +197,31 @@ func TestAppendEvents(t *testing.T) {
 	}
 	defer s.Close()
 	var in []Event
-	for i := range 2*eventBatch + 5 {
+	for i := range 3*eventBatch + 5 {
 		e := Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 + i),
 			Detail: []byte(fmt.Sprintf(`{"amount":%d}`, i))}
-		if i%2 == 1 {
+		switch i % 6 {
+		case 1, 3:
 			e.Kind, e.Depth, e.Height, e.BlockHash = "confirmed", 1, int32(500+i), [32]byte{0xbb, byte(i)}
+		case 2, 4:
+			// The event before's transaction, block, time and detail:
+			// one statement names them once.
+			e = in[i-1]
+			e.Kind, e.Depth = "confirmed", int32(i)
+		case 5:
+			// The same but for its detail (then none, then none again).
+			e = in[i-1]
+			e.Kind, e.Detail = "reorged", []byte(`{"amount":-1}`)
+			if i > 6 {
+				e.Detail = nil
+			}
 		}
 		in = append(in, e)
 	}
+	in = append(in, in[len(in)-1]) // no detail, as the one before
 	err = s.Update(ctx, func(tx *Tx) error {
 		// Batches of 1, 3, eventBatch+1 and the rest.
-		for _, part := range [][]Event{in[:1], in[1:4], in[4 : 5+eventBatch], in[5+eventBatch:]} {
+		for _, part := range [][]Event{in[:1], in[1:4], in[4 : 5+eventBatch], in[5+eventBatch : 6+2*eventBatch], in[6+2*eventBatch:]} {
 			if err := tx.AppendEvents(part); err != nil {
 				return err
 			}

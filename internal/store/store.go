@@ -47,8 +47,13 @@ type Store struct {
 
 // preparedQueries are the statements connect prepares: the driver compiles
 // a statement at every plain Exec.
-var preparedQueries = append(queryAppendEvents[:], querySetEventDepth,
-	queryPutRecentBlock, queryTrimRecentBlocks)
+var preparedQueries = func() []string {
+	qs := []string{querySetEventDepth, queryPutRecentBlock, queryTrimRecentBlocks}
+	for _, byMask := range queryAppendEvents {
+		qs = append(qs, byMask...)
+	}
+	return qs
+}()
 
 // LockSuffix is appended to a database's path to name its lock file, which
 // an open Store holds an exclusive advisory lock on. The file stays after

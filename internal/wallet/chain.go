@@ -973,13 +973,19 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		recTxs = append(recTxs, tx)
 		batch[chainhash.Hash(r.TxID)] = tx
 	}
+	// events are the block's events, then (fold) its checkpoint's from
+	// blockEvents on.
 	var events []EventRecord
+	if !w.noEvents && len(recs) > 0 {
+		events = make([]EventRecord, 0, 2*len(recs)+2)
+	}
 	for i, r := range recs {
 		if w.noEvents {
 			break
 		}
-		events = append(events, w.recordEvents(c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)...)
+		events = w.appendRecordEvents(events, c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)
 	}
+	blockEvents := len(events)
 	transitions := c.conflictTransitions(recTxs, blk)
 	// Abandonment ends when the transaction is seen again. unabandon
 	// holds every change of marks to write (also the conflicts and
@@ -1069,10 +1075,9 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// The checkpoint's depth events are those due at the new tip of the
 	// transactions recorded before (those of this block are not moved
 	// from another one: see above).
-	var ckEvents []EventRecord
 	var reached map[*walletTx]int32
 	if fold && !w.noEvents {
-		ckEvents, reached = w.depthEvents(blk.Height, now)
+		events, reached = w.appendDepthEvents(events, blk.Height, now)
 	}
 	newUsed := w.spentScripts(txs)
 	if !exclusive {
@@ -1151,10 +1156,11 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			seqs[i] = seq
 		}
 		// The events keep the order of a block then its checkpoint:
-		// the block's, its transitions', then the depths reached.
+		// the block's, its transitions', then the depths reached (in
+		// one statement when there are no transitions).
 		evs := events
-		if len(transitions) == 0 {
-			evs = append(evs[:len(evs):len(evs)], ckEvents...)
+		if len(transitions) > 0 {
+			evs = events[:blockEvents]
 		}
 		if err := appendEvents(tx, evs); err != nil {
 			return err
@@ -1173,7 +1179,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			return err
 		}
 		if fold {
-			ck := ckEvents
+			ck := events[blockEvents:]
 			if len(transitions) == 0 {
 				ck = nil // written above
 			}

@@ -1,11 +1,11 @@
 package wallet
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -397,18 +397,18 @@ func txEvent(kind string, r TxRecord, depth int32, now int64, tc txContent) Even
 	return e
 }
 
-// recordEvents are the events of recording r, given the transaction's
-// previous state (nil when new): received or sent for a new transaction
-// (sent when it spends the wallet's coins), then confirmed at depth 1 when
-// it is in a block it was not in before. The caller holds c.mu.
-func (w *Wallet) recordEvents(old *walletTx, r TxRecord, tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx, now int64) []EventRecord {
+// appendRecordEvents appends to evs the events of recording r, given the
+// transaction's previous state (nil when new): received or sent for a new
+// transaction (sent when it spends the wallet's coins), then confirmed at
+// depth 1 when it is in a block it was not in before. The caller holds
+// c.mu.
+func (w *Wallet) appendRecordEvents(evs []EventRecord, old *walletTx, r TxRecord, tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx, now int64) []EventRecord {
 	moved := old == nil || old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash
 	confirm := r.Height >= 0 && moved && w.reportsDepth(1)
 	if old != nil && !confirm {
-		return nil
+		return evs
 	}
 	tc := w.content(tx, prev)
-	var evs []EventRecord
 	if old == nil {
 		kind := EventReceived
 		if tc.fee != nil {
@@ -429,6 +429,11 @@ func (w *Wallet) recordEvents(old *walletTx, r TxRecord, tx *wire.MsgTx, prev fu
 // tip, not the wallet's history. It returns the new reported depth per
 // transaction. The caller holds c.mu.
 func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx]int32) {
+	return w.appendDepthEvents(nil, tip, now)
+}
+
+// appendDepthEvents is depthEvents appending to evs.
+func (w *Wallet) appendDepthEvents(evs []EventRecord, tip int32, now int64) ([]EventRecord, map[*walletTx]int32) {
 	c := &w.chain
 	depths := w.eventDepths()
 	top := depths[len(depths)-1]
@@ -447,8 +452,7 @@ func (w *Wallet) depthEvents(tip int32, now int64) ([]EventRecord, map[*walletTx
 	for _, id := range done {
 		c.untrackDepth(id)
 	}
-	sort.Slice(due, func(i, j int) bool { return due[i].rec.Seq < due[j].rec.Seq })
-	var evs []EventRecord
+	slices.SortFunc(due, func(a, b *walletTx) int { return cmp.Compare(a.rec.Seq, b.rec.Seq) })
 	var reached map[*walletTx]int32
 	for _, wt := range due {
 		have := tip - wt.rec.Height + 1
