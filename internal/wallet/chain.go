@@ -238,6 +238,13 @@ type chainData struct {
 	// store (-1: none); recent may be ahead of it (AdvanceTip, or a
 	// block not yet checkpointed).
 	written int32
+	// depthsAt is the tip at which the confirmed events due were last
+	// written (-1: none), when evGen was depthsGen: a Checkpoint at that
+	// tip with the position written has nothing to add. evGen counts
+	// the changes of the transactions pending a depth (trackDepth,
+	// Rollback).
+	depthsAt         int32
+	evGen, depthsGen uint64
 	// followDepths is the metaEventDepths setting: the configured
 	// depths the followTip transactions on disk were stored under.
 	followDepths string
@@ -377,7 +384,7 @@ func (w *Wallet) loadChain(ctx context.Context) error {
 // caller holds c.mu for writing (or runs in loadChain's once).
 func (w *Wallet) fillChain(snap *ChainSnapshot) {
 	c := &w.chain
-	c.written = -1
+	c.written, c.depthsAt = -1, -1
 	if n := len(snap.Recent); n > 0 {
 		c.written = snap.Recent[n-1].Height
 	}
@@ -1452,6 +1459,7 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 	c.refreshStates()
 	c.recent = kept
 	c.written = tip
+	c.evGen++ // the depths due at a tip are worked out again
 	return nil
 }
 
@@ -1495,10 +1503,16 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 	defer c.mu.Unlock()
 	var events []EventRecord
 	var reached map[*walletTx]int32
-	if len(recent) > 0 && !w.noEvents {
-		events, reached = w.depthEvents(recent[len(recent)-1].Height, time.Now().Unix())
+	tip := tipHeight(recent)
+	written := w.positionWritten(recent)
+	if written && c.depthsAt == tip && c.depthsGen == c.evGen {
+		return nil // the block that carried it wrote it, or the last Checkpoint
 	}
-	if len(events) == 0 && w.positionWritten(recent) {
+	if len(recent) > 0 && !w.noEvents {
+		events, reached = w.depthEvents(tip, time.Now().Unix())
+	}
+	if len(events) == 0 && written {
+		c.depthsAt, c.depthsGen = tip, c.evGen
 		return nil
 	}
 	var pins []pinned
@@ -1571,6 +1585,7 @@ func (w *Wallet) applyCheckpoint(recent []BlockRef, reached map[*walletTx]int32,
 	c.recent = append([]BlockRef(nil), recent...)
 	c.recentUnwritten = false
 	c.written = tipHeight(recent)
+	c.depthsAt, c.depthsGen = c.written, c.evGen
 }
 
 // AdvanceTip records recent as the last processed blocks, lowest first,

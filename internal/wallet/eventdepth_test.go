@@ -84,6 +84,9 @@ func TestEventDepthsAcrossRestarts(t *testing.T) {
 		{"follower block after a block without checkpoint", `cp 100; bc 101 a; fb 102 b; crash; tip 102;
 			= received a @101, confirmed a 1 @101, received b @102, confirmed b 1 @102; cp 106;
 			= confirmed a 6 @101; cp 107; = confirmed b 6 @102`},
+		{"rescan after a follower block", `cp 200; fb 201 d; cp0 201; rescan 150 c; cp 201;
+			= received d @201, confirmed d 1 @201, received c @150, confirmed c 1 @150, confirmed c 6 @150;
+			cp0 201; crash; cp 201; =; cp 206; = confirmed d 6 @201`},
 		{"a depth removed", `cp 100; bc 101 a; cp 101; cp 103; close depths 1; cp 110;
 			= received a @101, confirmed a 1 @101; close depths 1,6; cp 111; = confirmed a 6 @101`},
 	} {

@@ -508,6 +508,7 @@ func (w *Wallet) trackDepth(wt *walletTx) {
 	}
 	c.evPending[wt.txid] = struct{}{}
 	c.evPendingPeak = max(c.evPendingPeak, len(c.evPending))
+	c.evGen++
 }
 
 // untrackDepth forgets that id's deeper confirmations are to be reported.
