@@ -854,6 +854,10 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	}
 	c := &w.chain
 	now := time.Now().Unix()
+	// A lookup of a database script index that fails answers "not the
+	// wallet's": the delivery then writes nothing (connect fails it, and
+	// it is made again), least of all the block's position.
+	lookups := w.lookupFailures()
 	// fold: the block's chain state is written with it (BlockInfo.Recent).
 	// Its checkpoint needs c.mu held from the reading of the state to
 	// the update in memory, as Checkpoint holds it; other deliveries
@@ -1150,6 +1154,13 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 			w.mu.RUnlock()
 		}
 		tops = append(tops, t)
+	}
+
+	if w.lookupFailures() != lookups {
+		if exclusive {
+			c.mu.Unlock()
+		}
+		return storageErr(errScriptLookup)
 	}
 
 	seqs := make([]int64, len(recs))

@@ -1,0 +1,128 @@
+package wallet_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/btcsuite/btcd/chaincfg/v2"
+	"github.com/btcsuite/btcd/chainhash/v2"
+	"github.com/btcsuite/btcd/wire/v2"
+
+	"github.com/descwallet/descwallet/descriptor"
+	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
+)
+
+// crashCopy copies wallet "w"'s database files under dir as a kill leaves
+// them (what was committed) to a new data directory, and returns it.
+func crashCopy(t *testing.T, dir string) string {
+	t.Helper()
+	next := t.TempDir()
+	from := filepath.Join(dir, "regtest", "wallets", "w")
+	to := filepath.Join(next, "regtest", "wallets", "w")
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{wallet.DatabaseFile, wallet.DatabaseFile + "-wal"} {
+		b, err := os.ReadFile(filepath.Join(from, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, name), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return next
+}
+
+// TestFollowerBlockLookupFailureKeepsPosition checks that a follower block
+// carrying its checkpoint, delivered while a lookup of the wallet's
+// database script index fails (one of its payments then goes unseen),
+// fails without writing the block's position: the block is delivered
+// again, after a crash too, and the payment missed is recorded then.
+func TestFollowerBlockLookupFailureKeepsPosition(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	newMgr := func(dir string) *wallet.Manager {
+		return wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(dir, "regtest"),
+			Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{}, Keypool: 10, EventDepths: []int32{1, 6}})
+	}
+	m := newMgr(dir)
+	w, _, err := m.Create(ctx, "w", wallet.CreateOptions{DisablePrivateKeys: true, Blank: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spk := func(b string) []byte {
+		s := []byte{0x00, 0x14}
+		for range 20 {
+			s = append(s, b[0])
+		}
+		return s
+	}
+	spkA, spkB := spk("\x11"), spk("\x22")
+	res, err := w.ImportDescriptors(ctx, []wallet.ImportElement{
+		{HasDesc: true, Desc: descriptor.AddChecksum("raw(00141111111111111111111111111111111111111111)"), Timestamp: 1700000000},
+		{HasDesc: true, Desc: descriptor.AddChecksum("raw(00142222222222222222222222222222222222222222)"), Timestamp: 1700000000},
+	}, nil)
+	if err != nil || !res[0].Success || !res[1].Success {
+		t.Fatalf("import: %v %+v", err, res)
+	}
+	hash := func(h int32) chainhash.Hash { return chainhash.Hash{byte(h), 0xbb} }
+	pay := func(prev byte, spk []byte) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{prev}}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(1000, spk))
+		return tx
+	}
+	a, b := pay(1, spkA), pay(2, spkB)
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 100, Hash: hash(100)}}); err != nil {
+		t.Fatal(err)
+	}
+	wallet.FailScriptLookups(w, spkB)
+	blk := wallet.BlockInfo{Height: 101, Hash: hash(101), Time: 1700000101,
+		Recent: []wallet.BlockRef{{Height: 100, Hash: hash(100)}, {Height: 101, Hash: hash(101)}}}
+	if err := w.FollowerBlock(ctx, blk, []*wire.MsgTx{a, b}, nil); err == nil {
+		t.Fatal("follower block with a failed script lookup: no error")
+	}
+
+	dir = crashCopy(t, dir)
+	m.Close()
+	m = newMgr(dir)
+	defer func() { m.Close() }()
+	w, _, err = m.Load(ctx, "w", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tip, ok := w.LastProcessedBlock(); !ok || tip.Height != 100 {
+		t.Fatalf("after a crash: last processed block %d (%v), want 100: the failed block is not delivered again", tip.Height, ok)
+	}
+	if err := w.FollowerBlock(ctx, blk, []*wire.MsgTx{a, b}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, tx := range []*wire.MsgTx{a, b} {
+		if _, err := w.Transaction(ctx, tx.TxHash()); err != nil {
+			t.Errorf("payment %s after the block's delivery: %v", tx.TxHash(), err)
+		}
+	}
+
+	// A block without its checkpoint: the position it moves in memory
+	// is not written at a clean close either.
+	c, d := pay(3, spkA), pay(4, spkB)
+	wallet.FailScriptLookups(w, spkB)
+	blk = wallet.BlockInfo{Height: 102, Hash: hash(102), Time: 1700000102}
+	if err := w.FollowerBlock(ctx, blk, []*wire.MsgTx{c, d}, nil); err == nil {
+		t.Fatal("block with a failed script lookup: no error")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m = newMgr(dir)
+	if w, _, err = m.Load(ctx, "w", nil); err != nil {
+		t.Fatal(err)
+	}
+	if tip, ok := w.LastProcessedBlock(); !ok || tip.Height != 101 {
+		t.Fatalf("after a close: last processed block %d (%v), want 101", tip.Height, ok)
+	}
+}
