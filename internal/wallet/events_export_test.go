@@ -6,3 +6,20 @@ func SetNoEvents(w *Wallet, off bool) { w.noEvents = off }
 
 // ChainWrites is the number of chain-store transactions w committed.
 func ChainWrites(w *Wallet) uint64 { return w.chainWrites.Load() }
+
+// HoldChainLock takes w's chain lock for writing, as a Checkpoint or a
+// block delivery holds it, until release is called.
+func HoldChainLock(w *Wallet) (release func()) {
+	w.chain.mu.Lock()
+	return w.chain.mu.Unlock
+}
+
+// WalletReadable reports whether w's lock can be taken for reading now, as
+// a holder of the chain lock takes it to describe a transaction.
+func WalletReadable(w *Wallet) bool {
+	if !w.mu.TryRLock() {
+		return false
+	}
+	w.mu.RUnlock()
+	return true
+}

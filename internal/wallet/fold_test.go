@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -124,5 +125,27 @@ func TestFollowerBlockLookupFailureKeepsPosition(t *testing.T) {
 	}
 	if tip, ok := w.LastProcessedBlock(); !ok || tip.Height != 101 {
 		t.Fatalf("after a close: last processed block %d (%v), want 101", tip.Height, ok)
+	}
+}
+
+// TestCloseLockOrder checks that closing a wallet (unloadwallet, node
+// shutdown) does not hold the wallet's lock while it waits for the chain
+// lock: a Checkpoint, Rollback or block delivery holds the chain lock and
+// takes the wallet's lock for reading to describe transactions in their
+// events, so the two would wait for each other for good.
+func TestCloseLockOrder(t *testing.T) {
+	m := newManager(t.TempDir())
+	w, _ := lockWallet(t, m)
+	release := wallet.HoldChainLock(w)
+	done := make(chan error, 1)
+	go func() { done <- m.Close() }()
+	time.Sleep(100 * time.Millisecond)
+	readable := wallet.WalletReadable(w)
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !readable {
+		t.Fatal("close holds the wallet's lock while it waits for the chain lock")
 	}
 }

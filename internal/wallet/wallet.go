@@ -256,14 +256,16 @@ func load(ctx context.Context, cfg Config, st Store) (*Wallet, error) {
 func (w *Wallet) close() error {
 	w.importMu.Lock()
 	defer w.importMu.Unlock()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.closed {
+	if w.isClosed() {
 		return nil
 	}
 	// A failed write of the in-memory position only costs a longer
-	// catch-up at the next load, so closing goes on.
+	// catch-up at the next load, so closing goes on. flushTip takes
+	// c.mu, which is taken before w.mu (a Checkpoint holding it reads
+	// w.mu to describe transactions): not under w.mu.
 	flushErr := w.flushTip(context.Background())
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.closed = true
 	w.evsig.shut()
 	w.lockNow()
