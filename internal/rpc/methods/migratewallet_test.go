@@ -116,6 +116,10 @@ func TestWalletDisplayAddress(t *testing.T) {
 	a.code(w, "walletdisplayaddress", `[1]`, -3)
 
 	a.fails(nil, "createwallet", `{"wallet_name":"hw","disable_private_keys":true,"external_signer":true}`, -1, "restart bitcoind with -signer=<cmd>")
+	// enumeratesigners: Core's answer without -signer, on either path.
+	a.fails(nil, "enumeratesigners", `[]`, -1, "Error: restart bitcoind with -signer=<cmd>")
+	a.fails(w, "enumeratesigners", `{}`, -1, "Error: restart bitcoind with -signer=<cmd>")
+	a.code(nil, "enumeratesigners", `[1]`, -1)
 	a.fails(nil, "createwallet", `{"wallet_name":"hw","external_signer":true}`, -4, "Private keys must be disabled when using an external signer")
 	a.fails(nil, "createwallet", `{"wallet_name":"hw","disable_private_keys":true,"passphrase":"p","external_signer":true}`, -4,
 		"Passphrase provided but private keys are disabled. A passphrase is only used to encrypt private keys, so cannot be used for wallets with private keys disabled.")

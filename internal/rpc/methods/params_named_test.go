@@ -188,7 +188,7 @@ func TestHelpListCategories(t *testing.T) {
 			headings = append(headings, line)
 		}
 	}
-	want := []string{"== Blockchain ==", "== Control ==", "== Network ==", "== Rawtransactions ==", "== Util ==", "== Wallet ==", "== Zmq =="}
+	want := []string{"== Blockchain ==", "== Control ==", "== Network ==", "== Rawtransactions ==", "== Signer ==", "== Util ==", "== Wallet ==", "== Zmq =="}
 	if !slices.Equal(headings, want) {
 		t.Errorf("help list headings %q, want %q", headings, want)
 	}

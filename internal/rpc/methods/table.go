@@ -85,7 +85,7 @@ func All(d *Deps) []*rpc.Method {
 		newKeypoolRefill(d),
 		newListDescriptors(d),
 		newListLabels(d),
-		newGetHDKeys(d), newCreateWalletDescriptor(d), newSimulateRawTransaction(d), newMigrateWallet(d), newWalletDisplayAddress(d),
+		newGetHDKeys(d), newCreateWalletDescriptor(d), newSimulateRawTransaction(d), newMigrateWallet(d), newWalletDisplayAddress(d), newEnumerateSigners(d),
 		// Coin control and balances.
 		newAbandonTransaction(d), newBumpFee(d, false), newBumpFee(d, true), newSendAll(d), newGetBalance(d), newLockUnspent(d), newListLockUnspent(d), newSetWalletFlag(d), newSetTxFee(d),
 		// Wallet transactions and rescans.
