@@ -87,6 +87,19 @@ func TestEventDepthsAcrossRestarts(t *testing.T) {
 		{"rescan after a follower block", `cp 200; fb 201 d; cp0 201; rescan 150 c; cp 201;
 			= received d @201, confirmed d 1 @201, received c @150, confirmed c 1 @150, confirmed c 6 @150;
 			cp0 201; crash; cp 201; =; cp 206; = confirmed d 6 @201`},
+		{"old block recorded after a follower block", `cp 200; fb 201 d; cp0 201; bc 150 c; cp 201;
+			= received d @201, confirmed d 1 @201, received c @150, confirmed c 1 @150, confirmed c 6 @150;
+			cp0 201; crash; cp0 201; cp 206; = confirmed d 6 @201`},
+		{"depths changed after a follower block", `cp 100; fb 101 a; cp0 101; crash depths 1,3,6; cp 102; =
+			received a @101, confirmed a 1 @101; cp 103; = confirmed a 3 @101; close depths 1,4,6; cp 103; =;
+			cp0 103; fb 104 b; = received b @104, confirmed b 1 @104, confirmed a 4 @101; cp0 104; cp 106;
+			= confirmed a 6 @101`},
+		{"follower blocks with depths due", `cp 100; fb 101 a; fb 106 b; = received a @101, confirmed a 1 @101,
+			received b @106, confirmed b 1 @106, confirmed a 6 @101; cp0 106; crash; cp0 106; fb 111 c; crash;
+			= received c @111, confirmed c 1 @111, confirmed b 6 @106; cp0 111; cp 116; = confirmed c 6 @111`},
+		{"follower block then a rollback below it", `cp 100; fb 101 a; fb 103 b; cp0 103; rb 102; cp 102;
+			= received a @101, confirmed a 1 @101, received b @103, confirmed b 1 @103, reorged b @103;
+			crash; fb 103 b; crash; = confirmed b 1 @103; cp 106; = confirmed a 6 @101; cp 108; = confirmed b 6 @103`},
 		{"a depth removed", `cp 100; bc 101 a; cp 101; cp 103; close depths 1; cp 110;
 			= received a @101, confirmed a 1 @101; close depths 1,6; cp 111; = confirmed a 6 @101`},
 	} {
