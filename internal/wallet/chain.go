@@ -1424,6 +1424,15 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 		}
 	}
 	tip := tipHeight(kept)
+	// The reorged events describe their transactions (content reads
+	// w.mu) before the store transaction: a holder of w.mu may be
+	// waiting for the store (SetFlag, close).
+	var reorged []EventRecord
+	for _, wt := range c.order {
+		if wt.rec.Height > height {
+			reorged = append(reorged, txEvent(EventReorged, wt.rec, 0, now, w.content(wt.tx, c.walletPrev)))
+		}
+	}
 	var pins []pinned
 	err := w.updateChain(ctx, func(tx ChainStoreTx) error {
 		if err := tx.UnconfirmAbove(height); err != nil {
@@ -1438,12 +1447,9 @@ func (w *Wallet) Rollback(ctx context.Context, height int32) error {
 				return err
 			}
 		}
-		for _, wt := range c.order {
-			if wt.rec.Height > height {
-				e := txEvent(EventReorged, wt.rec, 0, now, w.content(wt.tx, c.walletPrev))
-				if _, err := tx.AppendEvent(e); err != nil {
-					return err
-				}
+		for _, e := range reorged {
+			if _, err := tx.AppendEvent(e); err != nil {
+				return err
 			}
 		}
 		return tx.SetRecentBlocks(kept)

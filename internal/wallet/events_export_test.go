@@ -1,5 +1,7 @@
 package wallet
 
+import "context"
+
 // SetNoEvents leaves the event log out of w's updates (benchmarks of what
 // the log costs).
 func SetNoEvents(w *Wallet, off bool) { w.noEvents = off }
@@ -22,4 +24,17 @@ func WalletReadable(w *Wallet) bool {
 	}
 	w.mu.RUnlock()
 	return true
+}
+
+// HoldWalletLock takes w's lock for writing, as SetFlag holds it while it
+// writes the store, until release is called.
+func HoldWalletLock(w *Wallet) (release func()) {
+	w.mu.Lock()
+	return w.mu.Unlock
+}
+
+// WriteSetting writes a setting in a store transaction of its own, as
+// SetFlag does under w's lock.
+func WriteSetting(ctx context.Context, w *Wallet) error {
+	return w.store.Update(ctx, func(tx StoreTx) error { return tx.PutMeta("test_setting", []byte{1}) })
 }

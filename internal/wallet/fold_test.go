@@ -149,3 +149,37 @@ func TestCloseLockOrder(t *testing.T) {
 		t.Fatal("close holds the wallet's lock while it waits for the chain lock")
 	}
 }
+
+// TestRollbackLockOrder checks that a rollback (a reorg) describing the
+// transactions of the dropped blocks in its events does not take the
+// wallet's lock inside its store transaction: setwalletflag and a close
+// hold the wallet's lock while they write the store, so the two would
+// wait for each other for good.
+func TestRollbackLockOrder(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	fundInBlock(t, w, 9, wallet.BlockInfo{Height: 101, Hash: chainhash.Hash{0xb1}, Time: 1700000101}, spk, 1000)
+	release := wallet.HoldWalletLock(w)
+	rolled := make(chan error, 1)
+	go func() { rolled <- w.Rollback(ctx, 100) }()
+	time.Sleep(100 * time.Millisecond)
+	wrote := make(chan error, 1)
+	go func() { wrote <- wallet.WriteSetting(ctx, w) }()
+	var err error
+	select {
+	case err = <-wrote:
+	case <-time.After(2 * time.Second):
+		release()
+		<-rolled
+		t.Fatal("a store write waits for a rollback that waits for the wallet's lock")
+	}
+	release()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := <-rolled; err != nil {
+		t.Fatal(err)
+	}
+}
