@@ -167,7 +167,8 @@ func TestScriptIndexMigration(t *testing.T) {
 	}
 	// Back to version 9 (the later migrations undone too), with a chunk
 	// written the way version 9 did.
-	for _, q := range []string{"ALTER TABLE wallet_tx_marks DROP COLUMN left_mempool", "DROP TRIGGER script_index_drop_wallet ON wallets", "DROP FUNCTION script_index_drop_wallet",
+	for _, q := range []string{"ALTER TABLE wallet_tx_marks DROP COLUMN mempool_replaced", "ALTER TABLE wallet_tx_marks DROP COLUMN left_mempool",
+		"DROP TRIGGER script_index_drop_wallet ON wallets", "DROP FUNCTION script_index_drop_wallet",
 		"DROP TABLE script_index", "DELETE FROM descwallet_schema_version WHERE version >= 10"} {
 		if _, err := db.pool.Exec(ctx, q); err != nil {
 			t.Fatal(err)
