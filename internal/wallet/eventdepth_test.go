@@ -27,7 +27,8 @@ import (
 // Steps: "bc H TX" connects block H holding payment TX (a letter), "rescan
 // H TX" the same as a rescan delivers it, "fb H TX" as the chain follower
 // delivers the last block of a sync, carrying its checkpoint with tip H
-// (BlockInfo.Recent), "cp H" checkpoints with tip H, "cp0 H" too and
+// (BlockInfo.Recent), "adv H" advances the tip to H in memory only
+// (AdvanceTip, which must accept), "cp H" checkpoints with tip H, "cp0 H" too and
 // checks that it wrote nothing, "tip H" checks the last processed block,
 // "rb H" rolls back to H, "close" closes the node and opens it again,
 // "crash" opens a copy of the files as they are, "depths D,D" does either
@@ -100,6 +101,10 @@ func TestEventDepthsAcrossRestarts(t *testing.T) {
 		{"follower block then a rollback below it", `cp 100; fb 101 a; fb 103 b; cp0 103; rb 102; cp 102;
 			= received a @101, confirmed a 1 @101, received b @103, confirmed b 1 @103, reorged b @103;
 			crash; fb 103 b; crash; = confirmed b 1 @103; cp 106; = confirmed a 6 @101; cp 108; = confirmed b 6 @103`},
+		{"follower block after tips advanced in memory", `cp 100; fb 101 a; adv 102; adv 103; crash; tip 101;
+			= received a @101, confirmed a 1 @101; adv 103; fb 104 b; crash; tip 104;
+			= received b @104, confirmed b 1 @104; cp0 104; cp 106; = confirmed a 6 @101; adv 107; adv 108;
+			close; tip 108; cp 109; = confirmed b 6 @104`},
 		{"a depth removed", `cp 100; bc 101 a; cp 101; cp 103; close depths 1; cp 110;
 			= received a @101, confirmed a 1 @101; close depths 1,6; cp 111; = confirmed a 6 @101`},
 	} {
@@ -166,6 +171,13 @@ func runDepthSteps(t *testing.T, steps string) {
 			err = w.Checkpoint(ctx, []wallet.BlockRef{{Height: h, Hash: hash(h)}})
 			if n := wallet.ChainWrites(w) - before; err == nil && f[0] == "cp0" && n != 0 {
 				t.Errorf("at %q: %d store transactions, want none", strings.TrimSpace(step), n)
+			}
+		case "adv":
+			h := num(f[1])
+			var done bool
+			done, err = w.AdvanceTip(ctx, []wallet.BlockRef{{Height: h, Hash: hash(h)}})
+			if err == nil && !done {
+				t.Errorf("at %q: AdvanceTip declined", strings.TrimSpace(step))
 			}
 		case "tip":
 			b, ok := w.LastProcessedBlock()
