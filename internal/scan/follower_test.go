@@ -623,3 +623,48 @@ func followerLastBlockState(t *testing.T, recent int) {
 		t.Fatalf("a's state after the reorg: %d blocks, want %d", n, wantLen)
 	}
 }
+
+// TestFollowerRedeliversFailedBlockWithState checks that a wallet whose
+// delivery failed during a sync (it may have written a block with its
+// state all the same, as a wallet folding its checkpoint does before a
+// later step fails) gets no checkpoint of the sync's state from that
+// delivery, catches up with the blocks delivered again and its last block
+// carrying the same state as the other wallet's, and ends at that state.
+func TestFollowerRedeliversFailedBlockWithState(t *testing.T) {
+	for _, twice := range []bool{false, true} {
+		t.Run(fmt.Sprint("twice=", twice), func(t *testing.T) {
+			ctx := context.Background()
+			fc := newFollowerCase(t, pathAuto)
+			c := fc.c
+			c.mine(t, testScript("a0"))
+			c.mine(t, testScript("shared"))
+			fc.a.mu.Lock()
+			fc.a.failNext, fc.a.failTwice = errors.New("sink failed"), twice
+			fc.a.mu.Unlock()
+			if _, err := fc.f.Sync(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if twice {
+				// The catch-up failed too: the wallet stays where it was.
+				if tip, _ := fc.a.state.Tip(); tip.Height != 0 || len(fc.a.states) != 0 {
+					t.Fatalf("wallet failing twice: checkpointed %v, states %v", fc.a.state.Recent, fc.a.states)
+				}
+				if _, err := fc.f.Sync(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := fc.b.states[2]
+			if tip, _ := fc.b.state.Tip(); tip.Height != 2 || !slices.Equal(want.Recent, fc.b.state.Recent) {
+				t.Fatalf("other wallet at %v, delivered with %v", fc.b.state.Recent, want.Recent)
+			}
+			got := fc.a.states[2]
+			if len(fc.a.states) != 1 || !slices.Equal(got.Recent, want.Recent) || !slices.Equal(fc.a.state.Recent, want.Recent) {
+				t.Fatalf("failed wallet: delivered with %v (%d states), checkpointed %v, want %v",
+					got.Recent, len(fc.a.states), fc.a.state.Recent, want.Recent)
+			}
+			if n := len(fc.a.take()); n != 2 {
+				t.Fatalf("failed wallet: %d transactions delivered, want 2", n)
+			}
+		})
+	}
+}
