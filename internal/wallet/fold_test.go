@@ -2,8 +2,10 @@ package wallet_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -181,5 +183,60 @@ func TestRollbackLockOrder(t *testing.T) {
 	}
 	if err := <-rolled; err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFollowerBlockEventOrder checks the order of the events a follower
+// block carrying its checkpoint writes when it also conflicts a mempool
+// transaction: the block's own (received, confirmed), then the
+// transitions' (conflicted), then the depths its tip reaches, as the block
+// then its checkpoint wrote them when they were two store transactions.
+func TestFollowerBlockEventOrder(t *testing.T) {
+	ctx := context.Background()
+	m := newManager(t.TempDir())
+	defer m.Close()
+	w, spk := lockWallet(t, m)
+	hash := func(h int32) chainhash.Hash { return chainhash.Hash{byte(h), 0xdd} }
+	block := func(h int32) wallet.BlockInfo {
+		return wallet.BlockInfo{Height: h, Hash: hash(h), Time: 1700000000 + int64(h),
+			Recent: []wallet.BlockRef{{Height: h, Hash: hash(h)}}}
+	}
+	names := map[chainhash.Hash]string{}
+	pay := func(name string, prev byte, spk []byte) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: chainhash.Hash{prev}}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(1000, spk))
+		names[tx.TxHash()] = name
+		return tx
+	}
+	if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: 100, Hash: hash(100)}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.FollowerBlock(ctx, block(101), []*wire.MsgTx{pay("a", 1, spk)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.FollowerMempool(ctx, []*wire.MsgTx{pay("u", 2, spk)}); err != nil {
+		t.Fatal(err)
+	}
+	// c spends u's input and pays a stranger.
+	txs := []*wire.MsgTx{pay("c", 2, []byte{0x51}), pay("b", 3, spk)}
+	if err := w.FollowerBlock(ctx, block(106), txs, nil); err != nil {
+		t.Fatal(err)
+	}
+	evs, err := w.Events(ctx, 0, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range evs {
+		got = append(got, fmt.Sprintf("%s %s %d @%d", e.Kind, names[e.TxID], e.Depth, e.Height))
+	}
+	want := []string{"received a 0 @101", "confirmed a 1 @101", "received u 0 @-1",
+		"received b 0 @106", "confirmed b 1 @106", "conflicted u 0 @106", "confirmed a 6 @101"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("events\n%q\nwant\n%q", got, want)
+	}
+	if tip, _ := w.LastProcessedBlock(); tip.Height != 106 {
+		t.Fatalf("last processed block %d, want 106", tip.Height)
 	}
 }
