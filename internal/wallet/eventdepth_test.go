@@ -3,7 +3,6 @@ package wallet_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -201,21 +200,7 @@ func runDepthSteps(t *testing.T, steps string) {
 				break
 			}
 			// The files as a kill leaves them: what was committed.
-			next := t.TempDir()
-			from := filepath.Join(dir, "regtest", "wallets", "w")
-			to := filepath.Join(next, "regtest", "wallets", "w")
-			if err := os.MkdirAll(to, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			for _, name := range []string{wallet.DatabaseFile, wallet.DatabaseFile + "-wal"} {
-				b, err := os.ReadFile(filepath.Join(from, name))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(to, name), b, 0o600); err != nil {
-					t.Fatal(err)
-				}
-			}
+			next := crashCopy(t, dir)
 			m.Close()
 			dir = next
 			m, w = open(dir)
