@@ -15,13 +15,17 @@ import (
 	"github.com/descwallet/descwallet/internal/walletdb"
 )
 
-// TestTxNotify checks when the transaction hook runs (Core's walletnotify
-// moments): a new mempool transaction, the same one mined, a transaction
-// first seen in a block, and each transaction a rollback unconfirms. A
-// mempool sighting of a known transaction, a block delivered again and a
-// transaction of no interest run nothing.
-func TestTxNotify(t *testing.T) {
-	ctx := context.Background()
+// noticeStep is one step of a transaction-hook test: what it does and the
+// notices it gives.
+type noticeStep struct {
+	name string
+	do   func() error
+	want []wallet.TxNotice
+}
+
+// noticeManager returns a manager whose transaction hook records the
+// notices, and run, which runs steps and checks the notices each gives.
+func noticeManager(t *testing.T) (*wallet.Manager, func([]noticeStep)) {
 	var mu sync.Mutex
 	var got []wallet.TxNotice
 	m := wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(t.TempDir(), "regtest"),
@@ -31,6 +35,33 @@ func TestTxNotify(t *testing.T) {
 			got = append(got, n)
 			mu.Unlock()
 		}})
+	run := func(steps []noticeStep) {
+		t.Helper()
+		for _, s := range steps {
+			mu.Lock()
+			got = nil
+			mu.Unlock()
+			if err := s.do(); err != nil {
+				t.Fatalf("%s: %v", s.name, err)
+			}
+			mu.Lock()
+			if !reflect.DeepEqual(got, s.want) {
+				t.Errorf("%s: notices %+v, want %+v", s.name, got, s.want)
+			}
+			mu.Unlock()
+		}
+	}
+	return m, run
+}
+
+// TestTxNotify checks when the transaction hook runs (Core's walletnotify
+// moments): a new mempool transaction, the same one mined, a transaction
+// first seen in a block, and each transaction a rollback unconfirms. A
+// mempool sighting of a known transaction, a block delivered again and a
+// transaction of no interest run nothing.
+func TestTxNotify(t *testing.T) {
+	ctx := context.Background()
+	m, run := noticeManager(t)
 	w, spk := lockWallet(t, m)
 	pay := func(seed byte) *wire.MsgTx {
 		tx := wire.NewMsgTx(2)
@@ -50,11 +81,7 @@ func TestTxNotify(t *testing.T) {
 	in := func(tx *wire.MsgTx, blk wallet.BlockInfo) wallet.TxNotice {
 		return wallet.TxNotice{Wallet: "w", TxID: tx.TxHash(), Height: blk.Height, BlockHash: blk.Hash}
 	}
-	steps := []struct {
-		name string
-		do   func() error
-		want []wallet.TxNotice
-	}{
+	steps := []noticeStep{
 		{"mempool", func() error { return w.MempoolTxs(ctx, []*wire.MsgTx{a, other}) }, []wallet.TxNotice{unconf(a)}},
 		{"mempool again", func() error { return w.MempoolTxs(ctx, []*wire.MsgTx{a}) }, nil},
 		{"mined", func() error { return w.BlockConnected(ctx, blk1, []*wire.MsgTx{a}, nil) }, []wallet.TxNotice{in(a, blk1)}},
@@ -64,19 +91,7 @@ func TestTxNotify(t *testing.T) {
 		{"rollback of one block", func() error { return w.Rollback(ctx, 100) }, []wallet.TxNotice{unconf(b)}},
 		{"rollback of the rest", func() error { return w.Rollback(ctx, 99) }, []wallet.TxNotice{unconf(a)}},
 	}
-	for _, s := range steps {
-		mu.Lock()
-		got = nil
-		mu.Unlock()
-		if err := s.do(); err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		mu.Lock()
-		if !reflect.DeepEqual(got, s.want) {
-			t.Errorf("%s: notices %+v, want %+v", s.name, got, s.want)
-		}
-		mu.Unlock()
-	}
+	run(steps)
 }
 
 // TestTxNotifyConflicts checks the hook for conflicts as Core runs
@@ -88,15 +103,7 @@ func TestTxNotify(t *testing.T) {
 // it again).
 func TestTxNotifyConflicts(t *testing.T) {
 	ctx := context.Background()
-	var mu sync.Mutex
-	var got []wallet.TxNotice
-	m := wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(t.TempDir(), "regtest"),
-		Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{}, Keypool: 10,
-		TxNotify: func(n wallet.TxNotice) {
-			mu.Lock()
-			got = append(got, n)
-			mu.Unlock()
-		}})
+	m, run := noticeManager(t)
 	defer m.Close()
 	w, spk := lockWallet(t, m)
 	other := []byte{0x51}
@@ -121,11 +128,7 @@ func TestTxNotifyConflicts(t *testing.T) {
 			return false
 		}
 	}
-	steps := []struct {
-		name string
-		do   func() error
-		want []wallet.TxNotice
-	}{
+	steps := []noticeStep{
 		{"payments", func() error { return w.FollowerMempool(ctx, []*wire.MsgTx{replaced, conflicted}) },
 			[]wallet.TxNotice{unconf(replaced), unconf(conflicted)}},
 		{"replaced in the mempool", func() error { return w.FollowerMempool(ctx, []*wire.MsgTx{repl}) }, nil},
@@ -140,17 +143,5 @@ func TestTxNotifyConflicts(t *testing.T) {
 			return w.FollowerBlock(ctx, wallet.BlockInfo{Height: 101, Hash: chainhash.Hash{0xe1}}, []*wire.MsgTx{double}, nil)
 		}, []wallet.TxNotice{unconf(conflicted)}},
 	}
-	for _, s := range steps {
-		mu.Lock()
-		got = nil
-		mu.Unlock()
-		if err := s.do(); err != nil {
-			t.Fatalf("%s: %v", s.name, err)
-		}
-		mu.Lock()
-		if !reflect.DeepEqual(got, s.want) {
-			t.Errorf("%s: notices %+v, want %+v", s.name, got, s.want)
-		}
-		mu.Unlock()
-	}
+	run(steps)
 }
