@@ -40,7 +40,8 @@ const eventBatch = 4
 // row). Bit i-1 of mask set: event i continues event i-1, with the same
 // transaction, block, time and detail (a payment's received and confirmed
 // events), and binds only its kind and depth, the rest naming the
-// parameters of the event it continues.
+// parameters of the event it continues; its detail is stored as
+// sameDetail, and read as that of the event it continues.
 var queryAppendEvents = func() (qs [eventBatch][]string) {
 	for n := 1; n <= eventBatch; n++ {
 		qs[n-1] = make([]string, 1<<(n-1))
@@ -53,7 +54,7 @@ var queryAppendEvents = func() (qs [eventBatch][]string) {
 					b.WriteString(", ")
 				}
 				if i > 0 && mask&(1<<(i-1)) != 0 {
-					fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, ?%d)", next, full+1, next+1, full+3, full+4, full+5, full+6)
+					fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, X'00')", next, full+1, next+1, full+3, full+4, full+5)
 					next += 2
 					continue
 				}
@@ -81,11 +82,36 @@ func (t *Tx) AppendEvent(e Event) (int64, error) {
 	return id, nil
 }
 
+// sameDetail is the detail stored for an event that continues the one
+// before it (queryAppendEvents): its detail is that event's, stored once.
+// A detail the wallet writes is JSON and never this byte.
+var sameDetail = []byte{0}
+
 // continues tells whether e can name the parameters of prev, the event
 // before it in a statement (see queryAppendEvents).
 func continues(prev, e *Event) bool {
 	return e.TxID == prev.TxID && e.Height == prev.Height && e.BlockHash == prev.BlockHash &&
-		e.Time == prev.Time && bytes.Equal(e.Detail, prev.Detail) && (e.Detail == nil) == (prev.Detail == nil)
+		e.Time == prev.Time && len(prev.Detail) > 0 && !bytes.Equal(prev.Detail, sameDetail) &&
+		bytes.Equal(e.Detail, prev.Detail)
+}
+
+// continuedDetail returns the detail of the event that the event at
+// cursor, stored with sameDetail, continues: the nearest event before it
+// with a detail of its own, which has its transaction (PruneEvents never
+// removes it alone).
+func continuedDetail(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, cursor int64, txid [32]byte) ([]byte, error) {
+	var id, detail []byte
+	err := q.QueryRowContext(ctx, `SELECT txid, detail FROM wallet_events WHERE cursor < ?
+		AND (detail IS NULL OR detail != X'00') ORDER BY cursor DESC LIMIT 1`, cursor).Scan(&id, &detail)
+	if err != nil && err != sql.ErrNoRows {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	if err == sql.ErrNoRows || !bytes.Equal(id, txid[:]) {
+		return nil, storeErr(ErrDatabase, fmt.Sprintf("read events: the event before event %d is missing", cursor), nil)
+	}
+	return detail, nil
 }
 
 // AppendEvents adds the events in order in the write transaction, up to
@@ -155,6 +181,19 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, in
 		}
 		if err := closeRows(rows); err != nil {
 			return storeErr(ErrDatabase, "read events", err)
+		}
+		for i := range out {
+			e := &out[i]
+			if !bytes.Equal(e.Detail, sameDetail) {
+				continue
+			}
+			if i > 0 && out[i-1].Cursor == e.Cursor-1 && out[i-1].TxID == e.TxID {
+				e.Detail = out[i-1].Detail // resolved already
+				continue
+			}
+			if e.Detail, err = continuedDetail(ctx, tx, e.Cursor, e.TxID); err != nil {
+				return err
+			}
 		}
 		return nil
 	})
@@ -232,6 +271,26 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 	}
 	if cut <= through {
 		return through, 0, nil
+	}
+	// A continued event that stays gets its own detail when the event it
+	// continues goes.
+	var first int64
+	var id, detail []byte
+	err = t.tx.QueryRowContext(t.ctx, "SELECT cursor, txid, detail FROM wallet_events WHERE cursor > ? ORDER BY cursor LIMIT 1",
+		cut).Scan(&first, &id, &detail)
+	if err != nil {
+		return 0, 0, storeErr(ErrDatabase, "read events", err)
+	}
+	if bytes.Equal(detail, sameDetail) {
+		var txid [32]byte
+		copy(txid[:], id)
+		own, err := continuedDetail(t.ctx, t.tx, first, txid)
+		if err != nil {
+			return 0, 0, err
+		}
+		if _, err := t.tx.ExecContext(t.ctx, "UPDATE wallet_events SET detail = ? WHERE cursor = ?", own, first); err != nil {
+			return 0, 0, storeErr(ErrDatabase, "remove events", err)
+		}
 	}
 	res, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_events WHERE cursor <= ?", cut)
 	if err != nil {

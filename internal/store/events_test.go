@@ -243,3 +243,91 @@ func TestAppendEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestContinuedEventDetail: an event that continues the one before it
+// (received then confirmed, same transaction, block, time and detail)
+// stores its detail once, and reads it back whole wherever a read starts,
+// also after retention removed the event it continues (that one's detail
+// moves to it first), and after a chain of three.
+func TestContinuedEventDetail(t *testing.T) {
+	ctx := context.Background()
+	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ev := func(kind string, depth int32, id byte, detail string) Event {
+		return Event{Kind: kind, TxID: [32]byte{id}, Depth: depth, Height: 700, BlockHash: [32]byte{0xbb},
+			Time: 1700000000, Detail: []byte(detail)}
+	}
+	in := []Event{
+		ev("received", 0, 2, `{"amount":2}`), ev("confirmed", 1, 2, `{"amount":2}`), ev("confirmed", 6, 2, `{"amount":2}`), // cursors 1-3
+		ev("received", 0, 1, `{"amount":1}`), ev("confirmed", 1, 1, `{"amount":1}`), // 4, 5
+		ev("received", 0, 3, `{"amount":3}`), // 6
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		for _, part := range [][]Event{in[:3], in[3:5], in[5:]} {
+			if err := tx.AppendEvents(part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []int
+	rows, err := s.db.QueryContext(ctx, "SELECT length(detail) FROM wallet_events ORDER BY cursor")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var n int
+		rows.Scan(&n)
+		stored = append(stored, n)
+	}
+	rows.Close()
+	if fmt.Sprint(stored) != "[12 1 1 12 1 12]" {
+		t.Fatalf("stored detail lengths %v, want the continued events' one byte", stored)
+	}
+	check := func(after int64, from int) {
+		t.Helper()
+		out, _, err := s.Events(ctx, after, 100)
+		if err != nil {
+			t.Fatalf("after %d: %v", after, err)
+		}
+		if len(out) != len(in)-from {
+			t.Fatalf("after %d: %d events", after, len(out))
+		}
+		for i, e := range out {
+			want := in[from+i]
+			want.Cursor = int64(from + i + 1)
+			if fmt.Sprint(e) != fmt.Sprint(want) {
+				t.Errorf("after %d, event %d: %+v, want %+v", after, e.Cursor, e, want)
+			}
+		}
+		// One at a time: each read starts at a continued event.
+		for c := after; c < int64(len(in)); c++ {
+			one, _, err := s.Events(ctx, c, 1)
+			if err != nil || len(one) != 1 || string(one[0].Detail) != string(in[c].Detail) {
+				t.Fatalf("event %d alone: %+v, %v", c+1, one, err)
+			}
+		}
+	}
+	check(0, 0)
+	check(1, 1)
+	check(2, 2)
+	check(4, 4)
+	// Retention removes event 1, then 2, then 4: the events that
+	// continued them keep their detail.
+	for _, cut := range []int64{1, 2, 4} {
+		err := s.Update(ctx, func(tx *Tx) error {
+			_, _, err := tx.PruneEvents(int64(len(in))-cut, 0, nil)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(cut, int(cut))
+	}
+}
