@@ -228,12 +228,12 @@ func (e *engine) useFilters() bool {
 }
 
 // scanRange scans [start, stop] for the set's members and returns the
-// result and the hashes of the last Recent heights scanned.
-func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32) (Result, []chain.BlockID, error) {
+// result.
+func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32) (Result, error) {
 	t0 := time.Now()
 	res := Result{Start: start, Stop: stop}
 	if stop < start || len(set.members) == 0 {
-		return res, nil, nil
+		return res, nil
 	}
 	e.begin(set)
 	defer e.end(set)
@@ -281,20 +281,22 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 		return nil
 	})
 
+	// recent are the last blocks scanned (Config.Recent of them), for the
+	// chain state a Follower's last block is delivered with.
 	var recent []chain.BlockID
 	for ch := range queue {
 		var win *window
 		select {
 		case win = <-ch:
 		case <-ctx.Done():
-			return res, nil, ctx.Err()
+			return res, ctx.Err()
 		}
 		if win.err != nil {
-			return res, nil, win.err
+			return res, win.err
 		}
 		if useFilters && win.gen != cur.gen {
 			if err := e.fetchMatching(ctx, win, 0, cur); err != nil {
-				return res, nil, err
+				return res, err
 			}
 		}
 		for i := range win.hashes {
@@ -307,7 +309,7 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 				res.Fetched++
 				found, reloaded, err := e.block(ctx, set, win, i, height)
 				if err != nil {
-					return res, nil, err
+					return res, err
 				}
 				res.Found += found
 				if reloaded {
@@ -318,13 +320,15 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 					probeMu.Unlock()
 					if useFilters {
 						if err := e.fetchMatching(ctx, win, i+1, p); err != nil {
-							return res, nil, err
+							return res, err
 						}
 					}
 				}
 			}
 			res.Blocks++
-			recent = append(recent, id)
+			if set.follow != nil {
+				recent = append(recent, id)
+			}
 		}
 		if len(recent) > e.cfg.Recent {
 			recent = append(recent[:0], recent[len(recent)-e.cfg.Recent:]...)
@@ -332,20 +336,20 @@ func (e *engine) scanRange(ctx context.Context, set *scanSet, start, stop int32)
 		if set.onWindow != nil {
 			next := win.start + int32(len(win.hashes))
 			if err := set.onWindow(next, res.Blocks); err != nil {
-				return res, nil, err
+				return res, err
 			}
 		}
 	}
 	if err := <-produced; err != nil {
 		// The producer failed: the windows after its last one are missing.
-		return res, nil, err
+		return res, err
 	}
 	if err := ctx.Err(); err != nil {
-		return res, nil, err
+		return res, err
 	}
 	res.Filters = e.useFilters()
 	res.Duration = time.Since(t0)
-	return res, recent, nil
+	return res, nil
 }
 
 // lastRecent is the chain state after block id: base, then the blocks

@@ -309,18 +309,17 @@ func (f *Follower) syncGroup(ctx context.Context, st *ChainState, members []*mem
 		set.members = withoutFailed(set.members)
 	}
 	set.follow = &followScan{base: st.Recent, stop: tip.Height}
-	res, recent, err := f.e.scanRange(ctx, set, fork+1, tip.Height)
+	res, err := f.e.scanRange(ctx, set, fork+1, tip.Height)
 	if err != nil {
 		return res.Blocks, err
 	}
 	if len(set.failed) > 0 {
 		f.indexGen++
 	}
-	all := append(append([]chain.BlockID(nil), st.Recent...), recent...)
-	if len(all) > f.e.cfg.Recent {
-		all = all[len(all)-f.e.cfg.Recent:]
+	if last := set.follow.last; last != nil {
+		// The state the scan handed the last block with.
+		*st = *last
 	}
-	*st = ChainState{Recent: all}
 	for _, m := range set.members {
 		if err := f.checkpoint(ctx, m, *st, tip.Height); err != nil {
 			m.err = err

@@ -421,7 +421,7 @@ func (s *Scanner) Rescan(ctx context.Context, start, stop int32) (Result, error)
 			}
 			return nil
 		}}
-	res, _, err := e.scanRange(ctx, set, start, stop)
+	res, err := e.scanRange(ctx, set, start, stop)
 	e.mu.Lock()
 	noFilter := e.noFilter
 	e.mu.Unlock()
