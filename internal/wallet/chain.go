@@ -864,8 +864,12 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// read under the read lock and release it while they write.
 	fold := w.foldsCheckpoint(blk, follower)
 	exclusive := fold
+	// unlock releases what the reading below holds, on the ways out
+	// before the write.
+	unlock := c.mu.RUnlock
 	if exclusive {
 		c.mu.Lock()
+		unlock = c.mu.Unlock
 		if blk.Height <= c.written {
 			fold = false
 		}
@@ -934,11 +938,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		var buf bytes.Buffer
 		if err := tx.Serialize(&buf); err != nil {
-			if exclusive {
-				c.mu.Unlock()
-			} else {
-				c.mu.RUnlock()
-			}
+			unlock()
 			return err
 		}
 		r := TxRecord{TxID: tx.TxHash(), Raw: buf.Bytes(), TimeReceived: now,
@@ -1071,11 +1071,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 	}
 	if len(recs) == 0 && len(back) == 0 && len(unabandon) == 0 {
-		if exclusive {
-			c.mu.Unlock()
-		} else {
-			c.mu.RUnlock()
-		}
+		unlock()
 		if len(pooled) > 0 {
 			c.mu.Lock()
 			c.refreshTxs(c.pool.add(c, pooled))
