@@ -1496,6 +1496,13 @@ func (w *Wallet) foldsCheckpoint(blk BlockInfo, follower bool) bool {
 		blk.Recent[n-1] != (BlockRef{Height: blk.Height, Hash: blk.Hash}) {
 		return false
 	}
+	return w.writesChainAlone()
+}
+
+// writesChainAlone tells whether the wallet's chain data is written to a
+// store that only this node writes (not a wallet several nodes serve, whose
+// position the others read from the database).
+func (w *Wallet) writesChainAlone() bool {
 	if _, ok := w.store.(ChainStore); !ok {
 		return false
 	}
@@ -1547,13 +1554,7 @@ func (w *Wallet) Checkpoint(ctx context.Context, recent []BlockRef) error {
 // holds c.mu.
 func (w *Wallet) positionWritten(recent []BlockRef) bool {
 	c := &w.chain
-	if _, shared := w.store.(SharedStore); shared || c.recentUnwritten {
-		return false
-	}
-	if _, ok := w.store.(ChainStore); !ok {
-		return false
-	}
-	return c.written == tipHeight(recent) && slices.Equal(c.recent, recent)
+	return w.writesChainAlone() && !c.recentUnwritten && c.written == tipHeight(recent) && slices.Equal(c.recent, recent)
 }
 
 // writeCheckpoint writes, in tx, recent as the last processed blocks with
