@@ -2,11 +2,12 @@ package store
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/binary"
 	"fmt"
-	"strings"
+	"slices"
 )
 
 // Event is one entry of the wallet's event log. Height is -1 when the
@@ -30,70 +31,97 @@ type Event struct {
 // removed: 8 bytes big-endian, absent when none was.
 const metaEventsPruned = "events_pruned_through"
 
-// eventBatch is the most events one statement appends: a payment's
-// received and confirmed events with a depth reached at the same block's
-// checkpoint are three.
-const eventBatch = 4
-
-// queryAppendEvents[n-1][mask] appends n events in one statement (the
-// driver's cost is mostly per statement and per bound value, not per
-// row). Bit i-1 of mask set: event i continues event i-1, with the same
-// transaction, block, time and detail (a payment's received and confirmed
-// events), and binds only its kind and depth, the rest naming the
-// parameters of the event it continues; its detail is stored as
-// sameDetail, and read as that of the event it continues.
-var queryAppendEvents = func() (qs [eventBatch][]string) {
-	for n := 1; n <= eventBatch; n++ {
-		qs[n-1] = make([]string, 1<<(n-1))
-		for mask := range qs[n-1] {
-			var b strings.Builder
-			b.WriteString("INSERT INTO wallet_events (kind, txid, depth, block_height, block_hash, time, detail) VALUES ")
-			next, full := 1, 0 // the next parameter, the first of the event continued
-			for i := range n {
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				if i > 0 && mask&(1<<(i-1)) != 0 {
-					fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, X'00')", next, full+1, next+1, full+3, full+4, full+5)
-					next += 2
-					continue
-				}
-				full = next
-				fmt.Fprintf(&b, "(?%d, ?%d, ?%d, ?%d, ?%d, ?%d, ?%d)", next, next+1, next+2, next+3, next+4, next+5, next+6)
-				next += 7
-			}
-			qs[n-1][mask] = b.String()
-		}
-	}
-	return qs
-}()
+// queryAppendPack writes one pack of events (eventpack.go).
+const queryAppendPack = "INSERT INTO wallet_event_packs (cursor, last, time, body) VALUES (?, ?, ?, ?)"
 
 // AppendEvent adds an event in the write transaction and returns its
 // cursor.
 func (t *Tx) AppendEvent(e Event) (int64, error) {
-	res, err := t.execPrepared(queryAppendEvents[0][0], eventArgs(make([]any, 0, 7), e)...)
-	if err != nil {
-		return 0, storeErr(ErrDatabase, "write event", err)
+	if err := t.AppendEvents([]Event{e}); err != nil {
+		return 0, err
 	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return 0, storeErr(ErrDatabase, "write event", err)
-	}
-	return id, nil
+	return t.pending[len(t.pending)-1].Cursor, nil
 }
 
-// sameDetail is the detail stored for an event that continues the one
-// before it (queryAppendEvents): its detail is that event's, stored once.
-// A detail the wallet writes is JSON and never this byte.
+// AppendEvents adds the events in order in the write transaction, with
+// consecutive cursors after the highest: all the events a transaction
+// appends are written together when it commits, as packs.
+func (t *Tx) AppendEvents(evs []Event) error {
+	if t.nextEvent == 0 {
+		next, err := t.readNextEvent()
+		if err != nil {
+			return err
+		}
+		t.nextEvent = next
+	}
+	for _, e := range evs {
+		if e.Depth < 0 || len(e.Kind) > maxEventKind {
+			return storeErr(ErrDatabase, fmt.Sprintf("write event: depth %d, kind of %d bytes", e.Depth, len(e.Kind)), nil)
+		}
+		e.Cursor = t.nextEvent
+		t.nextEvent++
+		t.pending = append(t.pending, e)
+	}
+	return nil
+}
+
+// readNextEvent is the cursor after the highest of the log: the store's
+// when its last commit left it known, else read from both tables.
+func (t *Tx) readNextEvent() (int64, error) {
+	if t.s.nextEvent > 0 {
+		return t.s.nextEvent, nil
+	}
+	last, err := lastEvent(t.ctx, t.tx)
+	if err != nil {
+		return 0, err
+	}
+	return last + 1, nil
+}
+
+// lastEvent is the highest cursor the log holds (0 when empty): only
+// pruning removes events, and it keeps the newest, so the next cursor
+// follows it and none is handed out twice.
+func lastEvent(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}) (int64, error) {
+	var last int64
+	err := q.QueryRowContext(ctx, `SELECT max(coalesce((SELECT max(cursor) FROM wallet_events), 0),
+		coalesce((SELECT last FROM wallet_event_packs ORDER BY cursor DESC LIMIT 1), 0))`).Scan(&last)
+	if err != nil {
+		return 0, storeErr(ErrDatabase, "read events", err)
+	}
+	return last, nil
+}
+
+// flushEvents writes the pending events as packs of at most
+// maxPackEvents.
+func (t *Tx) flushEvents() error {
+	evs := t.pending
+	t.pending = nil
+	var body []byte
+	for len(evs) > 0 {
+		n := min(len(evs), maxPackEvents)
+		var err error
+		if body, err = appendEventPack(body[:0], evs[:n]); err != nil {
+			return storeErr(ErrDatabase, "write event", err)
+		}
+		latest := evs[0].Time
+		for _, e := range evs[1:n] {
+			latest = max(latest, e.Time)
+		}
+		if _, err := t.execPrepared(queryAppendPack, evs[0].Cursor, evs[n-1].Cursor, latest, body); err != nil {
+			return storeErr(ErrDatabase, "write event", err)
+		}
+		evs = evs[n:]
+	}
+	return nil
+}
+
+// sameDetail is the detail stored in wallet_events (schema versions 17
+// to 18) for an event that continued the one before it in the same
+// statement: its detail is that event's, stored once. A detail the
+// wallet writes is JSON and never this byte.
 var sameDetail = []byte{0}
-
-// continues tells whether e can name the parameters of prev, the event
-// before it in a statement (see queryAppendEvents).
-func continues(prev, e *Event) bool {
-	return e.TxID == prev.TxID && e.Height == prev.Height && e.BlockHash == prev.BlockHash &&
-		e.Time == prev.Time && len(prev.Detail) > 0 && !bytes.Equal(prev.Detail, sameDetail) &&
-		bytes.Equal(e.Detail, prev.Detail)
-}
 
 // continuedDetail returns the detail of the event that the event at
 // cursor, stored with sameDetail, continues: the nearest event before it
@@ -114,39 +142,6 @@ func continuedDetail(ctx context.Context, q interface {
 	return detail, nil
 }
 
-// AppendEvents adds the events in order in the write transaction, up to
-// eventBatch of them in one statement.
-func (t *Tx) AppendEvents(evs []Event) error {
-	args := make([]any, 0, 7*min(len(evs), eventBatch))
-	for len(evs) > 0 {
-		n := min(len(evs), eventBatch)
-		args = args[:0]
-		mask := 0
-		for i := range evs[:n] {
-			e := &evs[i]
-			if i > 0 && continues(&evs[i-1], e) {
-				mask |= 1 << (i - 1)
-				args = append(args, e.Kind, e.Depth)
-				continue
-			}
-			args = eventArgs(args, *e)
-		}
-		if _, err := t.execPrepared(queryAppendEvents[n-1][mask], args...); err != nil {
-			return storeErr(ErrDatabase, "write event", err)
-		}
-		evs = evs[n:]
-	}
-	return nil
-}
-
-func eventArgs(args []any, e Event) []any {
-	var height, hash any
-	if e.Height >= 0 {
-		height, hash = e.Height, e.BlockHash[:]
-	}
-	return append(args, e.Kind, e.TxID[:], e.Depth, height, hash, e.Time, e.Detail)
-}
-
 // Events returns at most limit events whose cursor is above after, in
 // cursor order, and the highest cursor retention removed (0 when none),
 // read together.
@@ -158,46 +153,106 @@ func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, in
 		if pruned, err = eventsPruned(ctx, tx); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT cursor, kind, txid, depth, block_height, block_hash, time, detail
-			FROM wallet_events WHERE cursor > ? ORDER BY cursor LIMIT ?`, after, limit)
+		old, err := oldEvents(ctx, tx, after, limit)
 		if err != nil {
-			return storeErr(ErrDatabase, "read events", err)
+			return err
 		}
-		for rows.Next() {
-			var e Event
-			var id, hash []byte
-			var height sql.NullInt64
-			if err := rows.Scan(&e.Cursor, &e.Kind, &id, &e.Depth, &height, &hash, &e.Time, &e.Detail); err != nil {
-				rows.Close()
-				return storeErr(ErrDatabase, "read events", err)
-			}
-			copy(e.TxID[:], id)
-			e.Height = -1
-			if height.Valid {
-				e.Height = int32(height.Int64)
-				copy(e.BlockHash[:], hash)
-			}
-			out = append(out, e)
+		packed, err := packedEvents(ctx, tx, after, limit)
+		if err != nil {
+			return err
 		}
-		if err := closeRows(rows); err != nil {
-			return storeErr(ErrDatabase, "read events", err)
-		}
-		for i := range out {
-			e := &out[i]
-			if !bytes.Equal(e.Detail, sameDetail) {
-				continue
-			}
-			if i > 0 && out[i-1].Cursor == e.Cursor-1 && out[i-1].TxID == e.TxID {
-				e.Detail = out[i-1].Detail // resolved already
-				continue
-			}
-			if e.Detail, err = continuedDetail(ctx, tx, e.Cursor, e.TxID); err != nil {
-				return err
-			}
+		// Events written before schema version 18 have the lower
+		// cursors; a restored log (PutEvent) may have put some anywhere.
+		out = append(old, packed...)
+		slices.SortStableFunc(out, func(a, b Event) int { return cmp.Compare(a.Cursor, b.Cursor) })
+		if len(out) > limit {
+			out = out[:limit]
 		}
 		return nil
 	})
 	return out, pruned, err
+}
+
+// oldEvents returns at most limit events of wallet_events (those written
+// before schema version 18, and restored ones) above after, in order.
+func oldEvents(ctx context.Context, tx *sql.Tx, after int64, limit int) ([]Event, error) {
+	var out []Event
+	rows, err := tx.QueryContext(ctx, `SELECT cursor, kind, txid, depth, block_height, block_hash, time, detail
+		FROM wallet_events WHERE cursor > ? ORDER BY cursor LIMIT ?`, after, limit)
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	for rows.Next() {
+		var e Event
+		var id, hash []byte
+		var height sql.NullInt64
+		if err := rows.Scan(&e.Cursor, &e.Kind, &id, &e.Depth, &height, &hash, &e.Time, &e.Detail); err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read events", err)
+		}
+		copy(e.TxID[:], id)
+		e.Height = -1
+		if height.Valid {
+			e.Height = int32(height.Int64)
+			copy(e.BlockHash[:], hash)
+		}
+		out = append(out, e)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	for i := range out {
+		e := &out[i]
+		if !bytes.Equal(e.Detail, sameDetail) {
+			continue
+		}
+		if i > 0 && out[i-1].Cursor == e.Cursor-1 && out[i-1].TxID == e.TxID {
+			e.Detail = out[i-1].Detail // resolved already
+			continue
+		}
+		if e.Detail, err = continuedDetail(ctx, tx, e.Cursor, e.TxID); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// packedEvents returns at most limit events of wallet_event_packs above
+// after, in order. The pack holding after+1 starts at most maxPackEvents-1
+// before it, so the rowid range bounds the search.
+func packedEvents(ctx context.Context, tx *sql.Tx, after int64, limit int) ([]Event, error) {
+	var out []Event
+	rows, err := tx.QueryContext(ctx, `SELECT cursor, last, body FROM wallet_event_packs
+		WHERE cursor > ? AND last > ? ORDER BY cursor`, after-maxPackEvents, after)
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	for len(out) < limit && rows.Next() {
+		var first, last int64
+		var body []byte
+		if err := rows.Scan(&first, &last, &body); err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read events", err)
+		}
+		if last-first >= maxPackEvents {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", first, last), nil)
+		}
+		evs, err := decodeEventPack(body, first, int(last-first+1))
+		if err != nil {
+			rows.Close()
+			return nil, storeErr(ErrDatabase, "read events", err)
+		}
+		for _, e := range evs {
+			if e.Cursor > after && len(out) < limit {
+				out = append(out, e)
+			}
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	return out, nil
 }
 
 // eventsPruned reads the highest cursor retention removed.
@@ -224,40 +279,35 @@ func eventsPruned(ctx context.Context, q interface {
 // acknowledged cursor holds the whole log). Only a prefix of the log is
 // ever removed, so that a cursor is either kept with all that follow it or
 // older than everything kept; the newest event always stays, so that a
-// copy of the log (backupwallet) goes on after its cursor. It returns the
-// highest cursor removed so far (0 when none) and how many events this call
-// removed.
+// copy of the log (backupwallet) goes on after its cursor. A pack holding
+// both events removed and kept is written again with the kept ones. It
+// returns the highest cursor removed so far (0 when none) and how many
+// events this call removed.
 func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, removed int64, err error) {
+	if err := t.flushEvents(); err != nil {
+		return 0, 0, err
+	}
 	if through, err = eventsPruned(t.ctx, t.tx); err != nil {
 		return 0, 0, err
 	}
-	var last sql.NullInt64
-	if err := t.tx.QueryRowContext(t.ctx, "SELECT max(cursor) FROM wallet_events").Scan(&last); err != nil {
-		return 0, 0, storeErr(ErrDatabase, "read events", err)
-	}
-	if !last.Valid {
-		return through, 0, nil
+	last, err := lastEvent(t.ctx, t.tx)
+	if err != nil || last == 0 {
+		return through, 0, err
 	}
 	cut := int64(0)
 	if keep > 0 {
-		// Cursors have no gaps (the rowid of a rolled back insert is
-		// taken again by the next; only pruning removes events).
-		cut = last.Int64 - keep
+		// Cursors have no gaps (a cursor is taken again after a
+		// rollback; only pruning removes events).
+		cut = last - keep
 	}
 	if before > 0 {
-		var first sql.NullInt64
-		err := t.tx.QueryRowContext(t.ctx, `SELECT cursor FROM wallet_events WHERE time >= ?
-			ORDER BY cursor LIMIT 1`, before).Scan(&first)
-		switch {
-		case err == sql.ErrNoRows:
-			cut = last.Int64
-		case err != nil:
-			return 0, 0, storeErr(ErrDatabase, "read events", err)
-		default:
-			cut = max(cut, first.Int64-1)
+		first, err := t.firstEventSince(before, last+1)
+		if err != nil {
+			return 0, 0, err
 		}
+		cut = max(cut, first-1)
 	}
-	cut = min(cut, last.Int64-1)
+	cut = min(cut, last-1)
 	for _, target := range held {
 		if cut <= through {
 			break
@@ -272,16 +322,17 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 	if cut <= through {
 		return through, 0, nil
 	}
-	// A continued event that stays gets its own detail when the event it
-	// continues goes.
+	// An event of wallet_events continuing one removed gets its own
+	// detail first.
 	var first int64
 	var id, detail []byte
 	err = t.tx.QueryRowContext(t.ctx, "SELECT cursor, txid, detail FROM wallet_events WHERE cursor > ? ORDER BY cursor LIMIT 1",
 		cut).Scan(&first, &id, &detail)
-	if err != nil {
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
 		return 0, 0, storeErr(ErrDatabase, "read events", err)
-	}
-	if bytes.Equal(detail, sameDetail) {
+	case bytes.Equal(detail, sameDetail):
 		var txid [32]byte
 		copy(txid[:], id)
 		own, err := continuedDetail(t.ctx, t.tx, first, txid)
@@ -291,6 +342,17 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 		if _, err := t.tx.ExecContext(t.ctx, "UPDATE wallet_events SET detail = ? WHERE cursor = ?", own, first); err != nil {
 			return 0, 0, storeErr(ErrDatabase, "remove events", err)
 		}
+	}
+	var packed int64
+	if err := t.tx.QueryRowContext(t.ctx, `SELECT coalesce(sum(min(last, ?1) - cursor + 1), 0)
+		FROM wallet_event_packs WHERE cursor <= ?1`, cut).Scan(&packed); err != nil {
+		return 0, 0, storeErr(ErrDatabase, "read events", err)
+	}
+	if err := t.splitPack(cut); err != nil {
+		return 0, 0, err
+	}
+	if _, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_event_packs WHERE cursor <= ?", cut); err != nil {
+		return 0, 0, storeErr(ErrDatabase, "remove events", err)
 	}
 	res, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_events WHERE cursor <= ?", cut)
 	if err != nil {
@@ -302,5 +364,77 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 	if err := t.PutMeta(metaEventsPruned, binary.BigEndian.AppendUint64(nil, uint64(cut))); err != nil {
 		return 0, 0, err
 	}
-	return cut, removed, nil
+	return cut, removed + packed, nil
+}
+
+// splitPack writes the pack holding the events cut and cut+1, if one does,
+// again with the events after cut only, so that retention removes exactly
+// the events through cut.
+func (t *Tx) splitPack(cut int64) error {
+	var first, last, latest int64
+	var body []byte
+	err := t.tx.QueryRowContext(t.ctx, `SELECT cursor, last, body FROM wallet_event_packs WHERE cursor <= ?1 AND last > ?1
+		ORDER BY cursor DESC LIMIT 1`, cut).Scan(&first, &last, &body)
+	switch {
+	case err == sql.ErrNoRows:
+		return nil
+	case err != nil:
+		return storeErr(ErrDatabase, "read events", err)
+	case last-first >= maxPackEvents:
+		return storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", first, last), nil)
+	}
+	evs, err := decodeEventPack(body, first, int(last-first+1))
+	if err != nil {
+		return storeErr(ErrDatabase, "read events", err)
+	}
+	kept := evs[cut-first+1:]
+	if body, err = appendEventPack(nil, kept); err != nil {
+		return storeErr(ErrDatabase, "remove events", err)
+	}
+	latest = kept[0].Time
+	for _, e := range kept[1:] {
+		latest = max(latest, e.Time)
+	}
+	if _, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_event_packs WHERE cursor = ?", first); err != nil {
+		return storeErr(ErrDatabase, "remove events", err)
+	}
+	if _, err := t.execPrepared(queryAppendPack, cut+1, last, latest, body); err != nil {
+		return storeErr(ErrDatabase, "remove events", err)
+	}
+	return nil
+}
+
+// firstEventSince is the cursor of the first event written at or after
+// the time since, in either table; none when no event is.
+func (t *Tx) firstEventSince(since, none int64) (int64, error) {
+	first := none
+	err := t.tx.QueryRowContext(t.ctx, "SELECT cursor FROM wallet_events WHERE time >= ? ORDER BY cursor LIMIT 1",
+		since).Scan(&first)
+	if err != nil && err != sql.ErrNoRows {
+		return 0, storeErr(ErrDatabase, "read events", err)
+	}
+	// A pack's time is its latest event's: the first pack holding one
+	// written since then holds the first such event.
+	var pFirst, pLast int64
+	var body []byte
+	err = t.tx.QueryRowContext(t.ctx, `SELECT cursor, last, body FROM wallet_event_packs WHERE time >= ?
+		ORDER BY cursor LIMIT 1`, since).Scan(&pFirst, &pLast, &body)
+	switch {
+	case err == sql.ErrNoRows || pFirst >= first:
+		return first, nil
+	case err != nil:
+		return 0, storeErr(ErrDatabase, "read events", err)
+	case pLast-pFirst >= maxPackEvents:
+		return 0, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", pFirst, pLast), nil)
+	}
+	evs, err := decodeEventPack(body, pFirst, int(pLast-pFirst+1))
+	if err != nil {
+		return 0, storeErr(ErrDatabase, "read events", err)
+	}
+	for _, e := range evs {
+		if e.Time >= since {
+			return e.Cursor, nil
+		}
+	}
+	return 0, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d has no event as late as its time", pFirst, pLast), nil)
 }

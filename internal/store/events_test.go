@@ -3,8 +3,10 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/descwallet/descwallet/internal/storetest"
@@ -185,43 +187,42 @@ func TestEventCursorMigration(t *testing.T) {
 	}
 }
 
-// TestAppendEvents: events appended together (up to eventBatch a
-// statement, then the rest) get consecutive cursors in order, with their
-// columns and details, blocks and no blocks alike, whatever the size of
-// the batch.
+// TestAppendEvents: events appended in one write transaction, in calls
+// of any size, get consecutive cursors in order and read back with their
+// fields and details (blocks and none, details equal to the event
+// before's, other and none), stored as packs of at most maxPackEvents.
 func TestAppendEvents(t *testing.T) {
 	ctx := context.Background()
-	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := tempStore(t)
 	var in []Event
-	for i := range 3*eventBatch + 5 {
+	for i := range 2*maxPackEvents + 7 {
 		e := Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 + i),
 			Detail: []byte(fmt.Sprintf(`{"amount":%d}`, i))}
 		switch i % 6 {
 		case 1, 3:
 			e.Kind, e.Depth, e.Height, e.BlockHash = "confirmed", 1, int32(500+i), [32]byte{0xbb, byte(i)}
 		case 2, 4:
-			// The event before's transaction, block, time and detail:
-			// one statement names them once.
+			// The event before's transaction, block, time and detail.
 			e = in[i-1]
 			e.Kind, e.Depth = "confirmed", int32(i)
 		case 5:
-			// The same but for its detail (then none, then none again).
+			// The same but for its detail (then none, then empty).
 			e = in[i-1]
 			e.Kind, e.Detail = "reorged", []byte(`{"amount":-1}`)
 			if i > 6 {
 				e.Detail = nil
 			}
+			if i > 12 {
+				e.Detail = []byte{}
+			}
 		}
 		in = append(in, e)
 	}
-	in = append(in, in[len(in)-1]) // no detail, as the one before
-	err = s.Update(ctx, func(tx *Tx) error {
-		// Batches of 1, 3, eventBatch+1 and the rest.
-		for _, part := range [][]Event{in[:1], in[1:4], in[4 : 5+eventBatch], in[5+eventBatch : 6+2*eventBatch], in[6+2*eventBatch:]} {
+	in = append(in, in[len(in)-1]) // the same as the one before
+	// One event, then three, then more than a pack, then the rest.
+	parts := [][]Event{in[:1], in[1:4], in[4 : 6+maxPackEvents], in[6+maxPackEvents:]}
+	err := s.Update(ctx, func(tx *Tx) error {
+		for _, part := range parts {
 			if err := tx.AppendEvents(part); err != nil {
 				return err
 			}
@@ -231,31 +232,149 @@ func TestAppendEvents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := s.Events(ctx, 0, 100)
-	if err != nil || len(out) != len(in) {
-		t.Fatalf("%d events, %v", len(out), err)
+	var packs, biggest int
+	if err := s.db.QueryRow("SELECT count(*), max(last - cursor + 1) FROM wallet_event_packs").Scan(&packs, &biggest); err != nil ||
+		packs != (len(in)+maxPackEvents-1)/maxPackEvents || biggest != maxPackEvents {
+		t.Fatalf("%d packs, the biggest of %d events, %v", packs, biggest, err)
 	}
-	for i, e := range out {
-		want := in[i]
-		want.Cursor = int64(i + 1)
-		if fmt.Sprint(e) != fmt.Sprint(want) {
-			t.Errorf("event %d: %+v, want %+v", i, e, want)
+	for _, limit := range []int{1000, 7} {
+		for after := int64(0); after <= int64(len(in)); after += 5 {
+			out, _, err := s.Events(ctx, after, limit)
+			if err != nil || len(out) != min(limit, len(in)-int(after)) {
+				t.Fatalf("after %d: %d events, %v", after, len(out), err)
+			}
+			for i, e := range out {
+				want := in[int(after)+i]
+				want.Cursor = after + int64(i) + 1
+				if e.Height < 0 {
+					want.BlockHash = [32]byte{}
+				}
+				if fmt.Sprintf("%+v %t", e, e.Detail == nil) != fmt.Sprintf("%+v %t", want, want.Detail == nil) {
+					t.Errorf("after %d: event %+v, want %+v", after, e, want)
+				}
+			}
+		}
+	}
+	// A transaction that fails leaves no event and takes no cursor.
+	err = s.Update(ctx, func(tx *Tx) error {
+		if _, err := tx.AppendEvent(Event{Kind: "received", Height: -1, Time: 1}); err != nil {
+			return err
+		}
+		return errors.New("no")
+	})
+	if err == nil {
+		t.Fatal("the failing transaction committed")
+	}
+	err = s.Update(ctx, func(tx *Tx) error {
+		c, err := tx.AppendEvent(Event{Kind: "received", Height: -1, Time: 1})
+		if c != int64(len(in))+1 {
+			t.Errorf("cursor %d after a rollback, want %d", c, len(in)+1)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A depth below zero or a kind too long is refused.
+	for _, e := range []Event{{Kind: "confirmed", Depth: -1}, {Kind: strings.Repeat("k", maxEventKind+1)}} {
+		if err := s.Update(ctx, func(tx *Tx) error { return tx.AppendEvents([]Event{e}) }); err == nil {
+			t.Errorf("event %+v appended", e)
 		}
 	}
 }
 
-// TestContinuedEventDetail: an event that continues the one before it
-// (received then confirmed, same transaction, block, time and detail)
-// stores its detail once, and reads it back whole wherever a read starts,
-// also after retention removed the event it continues (that one's detail
-// moves to it first), and after a chain of three.
-func TestContinuedEventDetail(t *testing.T) {
-	ctx := context.Background()
-	s, err := Create(ctx, filepath.Join(t.TempDir(), "wallet.sqlite"))
+// TestEventPackEncoding: every field of every event comes back from its
+// pack, with the fields equal to the event before's stored once; a body
+// cut short, with bytes after it, with unknown flags, or read as holding
+// another number of events is refused.
+func TestEventPackEncoding(t *testing.T) {
+	a := Event{Kind: "received", TxID: [32]byte{1}, Height: 7, BlockHash: [32]byte{2}, Time: -5, Detail: []byte("d")}
+	b := a
+	b.Kind, b.Depth = "confirmed", 1
+	c := Event{Kind: "replaced", TxID: [32]byte{3}, Height: -1, Time: 1 << 40, Detail: []byte{}}
+	d := c
+	d.Detail = nil
+	evs := []Event{a, b, c, d, d}
+	body, err := appendEventPack(nil, evs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	full, err := appendEventPack(nil, evs[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	// b repeats a but for kind and depth: flags, kind, depth only.
+	withB, _ := appendEventPack(nil, evs[:2])
+	if n := len(withB) - len(full); n != 1+1+len("confirmed")+1 {
+		t.Errorf("a continued event takes %d bytes", n)
+	}
+	out, err := decodeEventPack(body, 10, len(evs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, e := range out {
+		want := evs[i]
+		want.Cursor = int64(10 + i)
+		if fmt.Sprintf("%+v %t", e, e.Detail == nil) != fmt.Sprintf("%+v %t", want, want.Detail == nil) {
+			t.Errorf("event %d: %+v, want %+v", i, e, want)
+		}
+	}
+	for _, bad := range []struct {
+		what string
+		body []byte
+		n    int
+	}{
+		{"short", body[:len(body)-1], len(evs)},
+		{"trailing", append(append([]byte{}, body...), 0), len(evs)},
+		{"fewer", body, len(evs) - 1},
+		{"more", body, len(evs) + 1},
+		{"none", nil, 0},
+		{"too many", body, maxPackEvents + 1},
+		{"first continues", append([]byte{packSameTx}, body[1:]...), len(evs)},
+		{"unknown flag", append([]byte{0x40}, body[1:]...), len(evs)},
+	} {
+		if _, err := decodeEventPack(bad.body, 1, bad.n); err == nil {
+			t.Errorf("%s: decoded", bad.what)
+		}
+	}
+}
+
+// FuzzDecodeEventPack: a pack body read from the database never panics,
+// and what decodes encodes to a body that decodes the same.
+func FuzzDecodeEventPack(f *testing.F) {
+	body, _ := appendEventPack(nil, []Event{
+		{Kind: "received", TxID: [32]byte{1}, Height: 7, BlockHash: [32]byte{2}, Time: 5, Detail: []byte("{}")},
+		{Kind: "confirmed", Depth: 1, TxID: [32]byte{1}, Height: 7, BlockHash: [32]byte{2}, Time: 5, Detail: []byte("{}")},
+		{Kind: "reorged", TxID: [32]byte{1}, Height: -1, Time: 6},
+	})
+	f.Add(body, 3)
+	f.Add([]byte{0, 0, 0}, 1)
+	f.Fuzz(func(t *testing.T, body []byte, n int) {
+		evs, err := decodeEventPack(body, 1, n)
+		if err != nil {
+			return
+		}
+		again, err := appendEventPack(nil, evs)
+		if err != nil {
+			t.Fatalf("decoded events do not encode: %v", err)
+		}
+		evs2, err := decodeEventPack(again, 1, n)
+		if err != nil || fmt.Sprint(evs2) != fmt.Sprint(evs) {
+			t.Fatalf("re-encoded pack reads %+v, %v; want %+v", evs2, err, evs)
+		}
+	})
+}
+
+// TestContinuedEventDetail: events of wallet_events that continued the
+// one before (written by schema version 17: received then confirmed, same
+// transaction, block, time and detail, the second with the one byte
+// sameDetail) read back whole wherever a read starts, also after
+// retention removed the event they continue (its detail moves to them
+// first) and after a chain of three; events appended since (packs) follow
+// them in cursor order, and retention goes on through both tables.
+func TestContinuedEventDetail(t *testing.T) {
+	ctx := context.Background()
+	s := tempStore(t)
 	ev := func(kind string, depth int32, id byte, detail string) Event {
 		return Event{Kind: kind, TxID: [32]byte{id}, Depth: depth, Height: 700, BlockHash: [32]byte{0xbb},
 			Time: 1700000000, Detail: []byte(detail)}
@@ -265,31 +384,32 @@ func TestContinuedEventDetail(t *testing.T) {
 		ev("received", 0, 1, `{"amount":1}`), ev("confirmed", 1, 1, `{"amount":1}`), // 4, 5
 		ev("received", 0, 3, `{"amount":3}`), // 6
 	}
-	err = s.Update(ctx, func(tx *Tx) error {
-		for _, part := range [][]Event{in[:3], in[3:5], in[5:]} {
-			if err := tx.AppendEvents(part); err != nil {
-				return err
-			}
+	for i, e := range in {
+		stored := e.Detail
+		if i > 0 && e.TxID == in[i-1].TxID {
+			stored = sameDetail
 		}
-		return nil
+		if _, err := s.db.Exec(`INSERT INTO wallet_events (cursor, kind, txid, depth, block_height, block_hash, time, detail)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, i+1, e.Kind, e.TxID[:], e.Depth, e.Height, e.BlockHash[:], e.Time, stored); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Appended now: packs after the old events.
+	added := []Event{ev("received", 0, 4, `{"amount":4}`), ev("confirmed", 1, 4, `{"amount":4}`)}
+	err := s.Update(ctx, func(tx *Tx) error {
+		c, err := tx.AppendEvent(added[0])
+		if c != int64(len(in))+1 {
+			t.Errorf("first packed cursor %d", c)
+		}
+		if err != nil {
+			return err
+		}
+		return tx.AppendEvents(added[1:])
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stored []int
-	rows, err := s.db.QueryContext(ctx, "SELECT length(detail) FROM wallet_events ORDER BY cursor")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
-		var n int
-		rows.Scan(&n)
-		stored = append(stored, n)
-	}
-	rows.Close()
-	if fmt.Sprint(stored) != "[12 1 1 12 1 12]" {
-		t.Fatalf("stored detail lengths %v, want the continued events' one byte", stored)
-	}
+	in = append(in, added...)
 	check := func(after int64, from int) {
 		t.Helper()
 		out, _, err := s.Events(ctx, after, 100)
@@ -309,7 +429,7 @@ func TestContinuedEventDetail(t *testing.T) {
 		// One at a time: each read starts at a continued event.
 		for c := after; c < int64(len(in)); c++ {
 			one, _, err := s.Events(ctx, c, 1)
-			if err != nil || len(one) != 1 || string(one[0].Detail) != string(in[c].Detail) {
+			if err != nil || len(one) != 1 || one[0].Cursor != c+1 || string(one[0].Detail) != string(in[c].Detail) {
 				t.Fatalf("event %d alone: %+v, %v", c+1, one, err)
 			}
 		}
@@ -319,8 +439,9 @@ func TestContinuedEventDetail(t *testing.T) {
 	check(2, 2)
 	check(4, 4)
 	// Retention removes event 1, then 2, then 4: the events that
-	// continued them keep their detail.
-	for _, cut := range []int64{1, 2, 4} {
+	// continued them keep their detail; then 6, the last old one, and
+	// the packed events stay whole.
+	for _, cut := range []int64{1, 2, 4, 6} {
 		err := s.Update(ctx, func(tx *Tx) error {
 			_, _, err := tx.PruneEvents(int64(len(in))-cut, 0, nil)
 			return err
@@ -330,4 +451,86 @@ func TestContinuedEventDetail(t *testing.T) {
 		}
 		check(cut, int(cut))
 	}
+	// Keeping one event removes the first of the pack holding both: the
+	// other is written again on its own.
+	err = s.Update(ctx, func(tx *Tx) error {
+		through, removed, err := tx.PruneEvents(1, 0, nil)
+		if through != 7 || removed != 1 {
+			t.Errorf("pruned through %d, removed %d, want 7 and 1", through, removed)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(7, 7)
+	var packs int
+	if err := s.db.QueryRow("SELECT count(*) FROM wallet_event_packs WHERE cursor = 8 AND last = 8").Scan(&packs); err != nil || packs != 1 {
+		t.Errorf("the kept event's pack: %d, %v", packs, err)
+	}
+}
+
+// TestPackRetention: retention removes exactly the events it should when
+// they share a pack with events it keeps, by age (events of one pack
+// written at different times), by count and up to a delivery target's
+// acknowledged cursor, and what stays reads back whole.
+func TestPackRetention(t *testing.T) {
+	ctx := context.Background()
+	s := tempStore(t)
+	var in []Event
+	for i := range 8 {
+		in = append(in, Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 * (i + 1)),
+			Detail: []byte(fmt.Sprintf(`{"amount":%d}`, i))})
+	}
+	if err := s.Update(ctx, func(tx *Tx) error { return tx.AppendEvents(in) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetDeliveryCursor(ctx, "http://127.0.0.1:9/hook", 5, 1700000000); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []struct {
+		what                    string
+		keep, before            int64
+		held                    []string
+		wantThrough, wantRemove int64
+	}{
+		{"older than 250", 0, 250, nil, 2, 2},
+		{"keep 5", 5, 0, nil, 3, 1},
+		{"keep 1, held at 5", 1, 0, []string{"http://127.0.0.1:9/hook"}, 5, 2},
+		{"keep 1", 1, 0, nil, 7, 2},
+	} {
+		err := s.Update(ctx, func(tx *Tx) error {
+			through, removed, err := tx.PruneEvents(st.keep, st.before, st.held)
+			if through != st.wantThrough || removed != st.wantRemove {
+				t.Errorf("%s: through %d, removed %d; want %d, %d", st.what, through, removed, st.wantThrough, st.wantRemove)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, pruned, err := s.Events(ctx, st.wantThrough, 100)
+		if err != nil || pruned != st.wantThrough || len(out) != len(in)-int(st.wantThrough) {
+			t.Fatalf("%s: %d events, pruned %d, %v", st.what, len(out), pruned, err)
+		}
+		for i, e := range out {
+			want := in[int(st.wantThrough)+i]
+			want.Cursor = st.wantThrough + int64(i) + 1
+			if fmt.Sprint(e) != fmt.Sprint(want) {
+				t.Errorf("%s: %+v, want %+v", st.what, e, want)
+			}
+		}
+	}
+}
+
+// tempStore creates a wallet database in a temporary folder, closed when
+// the test ends.
+func tempStore(t *testing.T) *Store {
+	t.Helper()
+	s, err := Create(context.Background(), filepath.Join(t.TempDir(), "wallet.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
 }

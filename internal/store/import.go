@@ -7,8 +7,13 @@ import (
 
 // PutEvent adds an event with the cursor it carries, for a copy of
 // another wallet's log (a restore keeps the cursors its clients hold);
-// AppendEvent continues after the highest cursor.
+// AppendEvent continues after the highest cursor. It is stored as one row
+// of wallet_events.
 func (t *Tx) PutEvent(e Event) error {
+	if err := t.flushEvents(); err != nil {
+		return err
+	}
+	t.nextEvent, t.s.nextEvent = 0, 0
 	var height, hash any
 	if e.Height >= 0 {
 		height, hash = e.Height, e.BlockHash[:]

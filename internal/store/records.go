@@ -251,6 +251,11 @@ type Tx struct {
 	// recentSet.
 	recent    []BlockRef
 	recentSet bool
+	// pending are the events appended and not yet written (flushEvents
+	// writes them as packs), with their cursors; nextEvent is the cursor
+	// of the next (0: not read yet, or unknown after PutEvent).
+	pending   []Event
+	nextEvent int64
 }
 
 // execPrepared runs query, one of preparedQueries, with the statement

@@ -24,6 +24,9 @@ var migrationFS embed.FS
 // connection (a backup reader, another process) before failing.
 const busyTimeoutMS = 10000
 
+// cacheKiB is the page cache of a wallet database's connection, in KiB.
+const cacheKiB = 8192
+
 // Store is one open wallet database.
 type Store struct {
 	path string // the database file (absolute)
@@ -43,16 +46,15 @@ type Store struct {
 	// last committed SetRecentBlocks wrote on this connection.
 	recent      []BlockRef
 	recentKnown bool
+	// nextEvent is the cursor the next appended event gets, as the last
+	// commit on this connection left it; 0 when not known (then read).
+	nextEvent int64
 }
 
 // preparedQueries are the statements connect prepares: the driver compiles
 // a statement at every plain Exec.
 var preparedQueries = func() []string {
-	qs := []string{querySetEventDepth, queryPutRecentBlock, queryTrimRecentBlocks}
-	for _, byMask := range queryAppendEvents {
-		qs = append(qs, byMask...)
-	}
-	return qs
+	return []string{querySetEventDepth, queryPutRecentBlock, queryTrimRecentBlocks, queryAppendPack}
 }()
 
 // LockSuffix is appended to a database's path to name its lock file, which
@@ -135,6 +137,12 @@ func dsn(path string) string {
 	// Deleted and overwritten content is zeroed in the page, so that an
 	// old private key does not stay in the unused space of a page.
 	b.WriteString("&_pragma=secure_delete(1)")
+	// A page cache of cacheKiB: every block looks the wallet's
+	// transactions up by txid (random pages) while the event log adds
+	// fresh pages at every commit; with SQLite's 2 MiB those pushed the
+	// wallet's pages out once it held some 10 000 transactions. The
+	// memory is taken only as pages are read.
+	b.WriteString("&_pragma=cache_size(-" + strconv.Itoa(cacheKiB) + ")")
 	return b.String()
 }
 
@@ -371,7 +379,7 @@ func (s *Store) connect(ctx context.Context, file string) error {
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
 	s.db = db
-	s.recent, s.recentKnown = nil, false
+	s.recent, s.recentKnown, s.nextEvent = nil, false, 0
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		s.db = nil
@@ -477,17 +485,25 @@ func (s *Store) Update(ctx context.Context, fn func(*Tx) error) error {
 		return storeErr(ErrDatabase, "begin transaction", err)
 	}
 	tx := &Tx{ctx: ctx, tx: sqlTx, s: s}
-	if err := fn(tx); err != nil {
+	err = fn(tx)
+	if err == nil {
+		err = tx.flushEvents()
+	}
+	if err != nil {
 		sqlTx.Rollback()
 		return err
 	}
 	if err := sqlTx.Commit(); err != nil {
-		// Whether the blocks were written is not known.
+		// Whether the blocks and events were written is not known.
 		s.recentKnown = s.recentKnown && !tx.recentSet
+		s.nextEvent = 0
 		return storeErr(ErrDatabase, "commit", err)
 	}
 	if tx.recentSet {
 		s.recent, s.recentKnown = tx.recent, true
+	}
+	if tx.nextEvent > 0 {
+		s.nextEvent = tx.nextEvent
 	}
 	return nil
 }

@@ -497,10 +497,11 @@ func transitionEvent(t TxTransition, now int64, tc txContent) (EventRecord, bool
 }
 
 // trackDepth notes that wt's deeper confirmations are still to be
-// reported. The caller holds c.mu for writing.
+// reported (none when the wallet keeps no log). The caller holds c.mu for
+// writing.
 func (w *Wallet) trackDepth(wt *walletTx) {
 	c := &w.chain
-	if !wt.confirmed() || wt.evDepth >= w.topDepth() {
+	if w.noEvents || !wt.confirmed() || wt.evDepth >= w.topDepth() {
 		return
 	}
 	if c.evPending == nil {

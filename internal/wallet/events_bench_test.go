@@ -83,7 +83,7 @@ func BenchmarkBlockConnectedPayment(b *testing.B) {
 					var h chainhash.Hash
 					binary.LittleEndian.PutUint64(h[:], uint64(height))
 					recent = recentWindow(recent, height, h)
-					followBlock(b, w, height, h, recent, payment(i, spk))
+					followBlock(b, w, height, h, recent, []*wire.MsgTx{payment(i, spk)})
 				}
 				benchcpu.Report(b, cpu)
 			})
@@ -91,15 +91,15 @@ func BenchmarkBlockConnectedPayment(b *testing.B) {
 	}
 }
 
-// followBlock records tx in block height, hash h, as the chain follower
+// followBlock records txs in block height, hash h, as the chain follower
 // does at the tip: the block delivered with the chain state recent it
 // leaves the wallet at (one store transaction), then the checkpoint of
 // that state (nothing left to write, unless depths are due that the block
 // did not carry).
-func followBlock(b *testing.B, w *wallet.Wallet, height int32, h chainhash.Hash, recent []wallet.BlockRef, tx *wire.MsgTx) {
+func followBlock(b *testing.B, w *wallet.Wallet, height int32, h chainhash.Hash, recent []wallet.BlockRef, txs []*wire.MsgTx) {
 	ctx := context.Background()
 	blk := wallet.BlockInfo{Height: height, Hash: h, Time: 1700000000 + int64(height), Recent: recent}
-	if err := w.FollowerBlock(ctx, blk, []*wire.MsgTx{tx}, nil); err != nil {
+	if err := w.FollowerBlock(ctx, blk, txs, nil); err != nil {
 		b.Fatal(err)
 	}
 	if err := w.Checkpoint(ctx, recent); err != nil {
@@ -129,59 +129,74 @@ func historyWallet(b *testing.B, history int) (*wallet.Wallet, []byte) {
 }
 
 // BenchmarkBlockConnectedPaymentInterleaved is BenchmarkBlockConnectedPayment
-// with both sides in one loop: each iteration processes the same block in a
-// wallet with the log and in one without it, alternately, and the process
-// CPU time of each side is summed on its own, so that the load of a shared
-// machine weighs on both sides alike. The two wallets swap sides halfway
-// (the log is switched on in one and off in the other): two wallets made
-// the same way cost up to a tenth apart on this machine (their files,
-// their place in memory), which would otherwise weigh on one side only. It
-// reports each side's CPU per block (events-cpu-ns/op, noevents-cpu-ns/op)
-// and their ratio (x-events).
+// with both sides in one loop, and blocks of 1 and of 16 payments: each
+// iteration processes the same block in a wallet with the log and in one
+// without it, alternately, and the process CPU time of each side is summed
+// on its own, so that the load of a shared machine weighs on both sides
+// alike. The two wallets swap sides halfway (the log is switched on in one
+// and off in the other; a wallet without the log does none of its
+// bookkeeping, so the one switched on has nothing to catch up): two
+// wallets made the same way cost up to a tenth apart on this machine
+// (their files, their place in memory), which would otherwise weigh on one
+// side only. It reports each side's CPU per block (events-cpu-ns/op,
+// noevents-cpu-ns/op) and their ratio (x-events).
 func BenchmarkBlockConnectedPaymentInterleaved(b *testing.B) {
 	for _, history := range []int{0, 1000, 10000, 100000} {
-		if history > 10000 && testing.Short() {
-			continue
+		for _, perBlock := range []int{1, 16} {
+			if (history > 10000 || perBlock > 1 && history != 1000) && testing.Short() {
+				continue
+			}
+			b.Run(fmt.Sprintf("history=%d/payments=%d", history, perBlock), func(b *testing.B) {
+				interleavedPayments(b, history, perBlock)
+			})
 		}
-		b.Run(fmt.Sprintf("history=%d", history), func(b *testing.B) {
-			first, spk := historyWallet(b, history)
-			second, _ := historyWallet(b, history)
-			// wallets[0] has the log, wallets[1] not, until halfway.
-			wallets := [2]*wallet.Wallet{first, second}
-			wallet.SetNoEvents(second, true)
-			var recent []wallet.BlockRef
-			block := func(w *wallet.Wallet, i int) {
-				height := int32(100 + i)
-				var h chainhash.Hash
-				binary.LittleEndian.PutUint64(h[:], uint64(height))
-				followBlock(b, w, height, h, recentWindow(recent, height, h), payment(i, spk))
-			}
-			runtime.GC()
-			b.ResetTimer()
-			var spent [2]time.Duration
-			for i := range b.N {
-				if i == b.N/2 && b.N > 1 {
-					wallets[0], wallets[1] = second, first
-					wallet.SetNoEvents(second, false)
-					wallet.SetNoEvents(first, true)
-				}
-				// Alternate which side goes first.
-				for k := range 2 {
-					side := (i + k) % 2
-					start := benchcpu.Used()
-					block(wallets[side], i)
-					spent[side] += benchcpu.Used() - start
-				}
-				var h chainhash.Hash
-				binary.LittleEndian.PutUint64(h[:], uint64(100+i))
-				recent = recentWindow(recent, int32(100+i), h)
-			}
-			if b.N > 0 && spent[1] > 0 {
-				b.ReportMetric(float64(spent[0])/float64(b.N), "events-cpu-ns/op")
-				b.ReportMetric(float64(spent[1])/float64(b.N), "noevents-cpu-ns/op")
-				b.ReportMetric(float64(spent[0])/float64(spent[1]), "x-events")
-			}
-		})
+	}
+}
+
+// interleavedPayments is one run of BenchmarkBlockConnectedPaymentInterleaved:
+// b.N blocks of perBlock payments each to wallets holding history
+// transactions.
+func interleavedPayments(b *testing.B, history, perBlock int) {
+	first, spk := historyWallet(b, history)
+	second, _ := historyWallet(b, history)
+	// wallets[0] has the log, wallets[1] not, until halfway.
+	wallets := [2]*wallet.Wallet{first, second}
+	wallet.SetNoEvents(second, true)
+	var recent []wallet.BlockRef
+	txs := make([]*wire.MsgTx, perBlock)
+	block := func(w *wallet.Wallet, i int) {
+		height := int32(100 + i)
+		var h chainhash.Hash
+		binary.LittleEndian.PutUint64(h[:], uint64(height))
+		for k := range txs {
+			txs[k] = payment(i*perBlock+k, spk)
+		}
+		followBlock(b, w, height, h, recentWindow(recent, height, h), txs)
+	}
+	runtime.GC()
+	b.ResetTimer()
+	var spent [2]time.Duration
+	for i := range b.N {
+		if i == b.N/2 && b.N > 1 {
+			wallets[0], wallets[1] = second, first
+			wallet.SetNoEvents(second, false)
+			wallet.SetNoEvents(first, true)
+		}
+		// Alternate which side goes first.
+		for k := range 2 {
+			side := (i + k) % 2
+			start := benchcpu.Used()
+			block(wallets[side], i)
+			spent[side] += benchcpu.Used() - start
+		}
+		var h chainhash.Hash
+		binary.LittleEndian.PutUint64(h[:], uint64(100+i))
+		recent = recentWindow(recent, int32(100+i), h)
+	}
+	if b.N > 0 && spent[1] > 0 {
+		b.ReportMetric(float64(spent[0])/float64(b.N), "events-cpu-ns/op")
+		b.ReportMetric(float64(spent[1])/float64(b.N), "noevents-cpu-ns/op")
+		b.ReportMetric(float64(spent[0])/float64(spent[1]), "x-events")
 	}
 }
 
