@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/btcsuite/btcd/btcutil/v2/hdkeychain"
+	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
@@ -147,29 +149,81 @@ func BenchmarkBlockConnectedPaymentInterleaved(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("history=%d/payments=%d", history, perBlock), func(b *testing.B) {
-				interleavedPayments(b, history, perBlock)
+				interleavedPayments(b, perBlock, func(b *testing.B) (*wallet.Wallet, func(int) []byte) {
+					w, spk := historyWallet(b, history)
+					return w, func(int) []byte { return spk }
+				})
 			})
 		}
+	}
+	// Each payment to the next address of a ranged descriptor, as
+	// getnewaddress gives them: the wallet also marks the script used and
+	// derives one more to keep its key pool full.
+	for _, perBlock := range []int{1, 16} {
+		b.Run(fmt.Sprintf("fresh/payments=%d", perBlock), func(b *testing.B) {
+			interleavedPayments(b, perBlock, freshWallet)
+		})
+	}
+}
+
+// freshWallet is a watch-only wallet with an active wpkh descriptor of a
+// regtest xpub, and the script of each index of that descriptor.
+func freshWallet(b *testing.B) (*wallet.Wallet, func(int) []byte) {
+	ctx := context.Background()
+	m := newManager(b.TempDir())
+	b.Cleanup(func() { m.Close() })
+	w, _, err := m.Create(ctx, "w", wallet.CreateOptions{DisablePrivateKeys: true, Blank: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	master, err := hdkeychain.NewMaster(bytes.Repeat([]byte{0x42}, 32), &chaincfg.RegressionNetParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pub, err := master.Neuter()
+	if err != nil {
+		b.Fatal(err)
+	}
+	desc := descriptor.AddChecksum("wpkh(" + pub.String() + "/0/*)")
+	res, err := w.ImportDescriptors(ctx, []wallet.ImportElement{{HasDesc: true, Desc: desc, Active: true,
+		HasRange: true, RangeEnd: 999, Timestamp: 1700000000}}, nil)
+	if err != nil || !res[0].Success {
+		b.Fatalf("import: %v %+v", err, res)
+	}
+	d, err := descriptor.Parse(desc, &chaincfg.RegressionNetParams)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return w, func(i int) []byte {
+		outs, err := d.Expand(uint32(i), nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return outs[0].ScriptPubKey
 	}
 }
 
 // interleavedPayments is one run of BenchmarkBlockConnectedPaymentInterleaved:
-// b.N blocks of perBlock payments each to wallets holding history
-// transactions.
-func interleavedPayments(b *testing.B, history, perBlock int) {
-	first, spk := historyWallet(b, history)
-	second, _ := historyWallet(b, history)
+// b.N blocks of perBlock payments each to two wallets made by open, the
+// i-th payment to the script it gives for i.
+func interleavedPayments(b *testing.B, perBlock int, open func(*testing.B) (*wallet.Wallet, func(int) []byte)) {
+	first, script := open(b)
+	second, _ := open(b)
 	// wallets[0] has the log, wallets[1] not, until halfway.
 	wallets := [2]*wallet.Wallet{first, second}
 	wallet.SetNoEvents(second, true)
 	var recent []wallet.BlockRef
 	txs := make([]*wire.MsgTx, perBlock)
+	scripts := make([][]byte, b.N*perBlock)
+	for i := range scripts {
+		scripts[i] = script(i)
+	}
 	block := func(w *wallet.Wallet, i int) {
 		height := int32(100 + i)
 		var h chainhash.Hash
 		binary.LittleEndian.PutUint64(h[:], uint64(height))
 		for k := range txs {
-			txs[k] = payment(i*perBlock+k, spk)
+			txs[k] = payment(i*perBlock+k, scripts[i*perBlock+k])
 		}
 		followBlock(b, w, height, h, recentWindow(recent, height, h), txs)
 	}
