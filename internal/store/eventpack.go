@@ -39,6 +39,10 @@ const (
 // cursor starts at most maxPackEvents-1 cursors before it.
 const maxPackEvents = 64
 
+// packEventSize is the most an event takes in a pack besides its kind
+// and detail.
+const packEventSize = 1 + binary.MaxVarintLen64*5 + 32 + 32
+
 // maxEventKind bounds an event kind's length (the wallet's are words).
 const maxEventKind = 64
 

@@ -60,6 +60,9 @@ func (t *Tx) AppendEvents(evs []Event) error {
 		}
 		e.Cursor = t.nextEvent
 		t.nextEvent++
+		if t.pending == nil {
+			t.pending = make([]Event, 0, max(len(evs), 4))
+		}
 		t.pending = append(t.pending, e)
 	}
 	return nil
@@ -98,7 +101,11 @@ func lastEvent(ctx context.Context, q interface {
 func (t *Tx) flushEvents() error {
 	evs := t.pending
 	t.pending = nil
-	var body []byte
+	size := 0
+	for _, e := range evs[:min(len(evs), maxPackEvents)] {
+		size += packEventSize + len(e.Kind) + len(e.Detail)
+	}
+	body := make([]byte, 0, size)
 	for len(evs) > 0 {
 		n := min(len(evs), maxPackEvents)
 		var err error
