@@ -7,6 +7,7 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -150,14 +151,14 @@ func continuedDetail(ctx context.Context, q interface {
 }
 
 // Events returns at most limit events whose cursor is above after, in
-// cursor order, and the highest cursor retention removed (0 when none),
-// read together.
+// cursor order (none when limit is not above 0), and the highest cursor
+// retention removed (0 when none), read together.
 func (s *Store) Events(ctx context.Context, after int64, limit int) ([]Event, int64, error) {
 	var out []Event
 	var pruned int64
 	err := s.view(ctx, func(tx *sql.Tx) error {
 		var err error
-		if pruned, err = eventsPruned(ctx, tx); err != nil {
+		if pruned, err = eventsPruned(ctx, tx); err != nil || limit <= 0 {
 			return err
 		}
 		old, err := oldEvents(ctx, tx, after, limit)
@@ -226,11 +227,16 @@ func oldEvents(ctx context.Context, tx *sql.Tx, after int64, limit int) ([]Event
 
 // packedEvents returns at most limit events of wallet_event_packs above
 // after, in order. The pack holding after+1 starts at most maxPackEvents-1
-// before it, so the rowid range bounds the search.
+// before it, so the rowid range bounds the search (from the lowest cursor
+// when after is so low that the bound would wrap around).
 func packedEvents(ctx context.Context, tx *sql.Tx, after int64, limit int) ([]Event, error) {
 	var out []Event
+	from := int64(math.MinInt64)
+	if after >= math.MinInt64+maxPackEvents {
+		from = after - maxPackEvents
+	}
 	rows, err := tx.QueryContext(ctx, `SELECT cursor, last, body FROM wallet_event_packs
-		WHERE cursor > ? AND last > ? ORDER BY cursor`, after-maxPackEvents, after)
+		WHERE cursor > ? AND last > ? ORDER BY cursor`, from, after)
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "read events", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -533,4 +534,35 @@ func tempStore(t *testing.T) *Store {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// TestEventsOddArguments: a read from a cursor so low that the search
+// bound of the packs would wrap around returns the whole log, and a limit
+// of zero or below returns no event (and the pruned cursor) instead of
+// failing or panicking.
+func TestEventsOddArguments(t *testing.T) {
+	ctx := context.Background()
+	s := tempStore(t)
+	var in []Event
+	for i := range 5 {
+		in = append(in, Event{Kind: "received", TxID: [32]byte{byte(i)}, Height: -1, Time: int64(100 + i)})
+	}
+	if err := s.Update(ctx, func(tx *Tx) error { return tx.AppendEvents(in) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Update(ctx, func(tx *Tx) error { _, _, err := tx.PruneEvents(4, 0, nil); return err }); err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []int64{math.MinInt64, math.MinInt64 + 1, math.MinInt64 + maxPackEvents - 1, -1, 0} {
+		out, pruned, err := s.Events(ctx, after, 10)
+		if err != nil || len(out) != 4 || out[0].Cursor != 2 || pruned != 1 {
+			t.Errorf("after %d: %d events, pruned %d, %v", after, len(out), pruned, err)
+		}
+	}
+	for _, limit := range []int{0, -1, math.MinInt} {
+		out, pruned, err := s.Events(ctx, 0, limit)
+		if err != nil || len(out) != 0 || pruned != 1 {
+			t.Errorf("limit %d: %d events, pruned %d, %v", limit, len(out), pruned, err)
+		}
+	}
 }
