@@ -566,3 +566,52 @@ func TestEventsOddArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestPutEventCursorTaken: an event put with its cursor (a copy of a
+// log) is refused when a pack holds that cursor, appended in an earlier
+// transaction or earlier in the same one, as a row of wallet_events is;
+// a free cursor is taken and appends go on after the highest.
+func TestPutEventCursorTaken(t *testing.T) {
+	ctx := context.Background()
+	s := tempStore(t)
+	ev := func(c int64) Event { return Event{Cursor: c, Kind: "received", Height: -1, Time: 1} }
+	if err := s.Update(ctx, func(tx *Tx) error { return tx.AppendEvents([]Event{ev(0), ev(0), ev(0)}) }); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []int64{1, 2, 3} {
+		if err := s.Update(ctx, func(tx *Tx) error { return tx.PutEvent(ev(c)) }); err == nil {
+			t.Errorf("cursor %d of a pack put again", c)
+		}
+	}
+	err := s.Update(ctx, func(tx *Tx) error {
+		if err := tx.PutEvent(ev(5)); err != nil {
+			return err
+		}
+		if err := tx.PutEvent(ev(5)); err == nil {
+			t.Error("cursor 5 of wallet_events put again")
+		}
+		c, err := tx.AppendEvent(ev(0))
+		if err != nil || c != 6 {
+			t.Errorf("appended at %d after the put event, %v", c, err)
+		}
+		if err := tx.PutEvent(ev(6)); err == nil {
+			t.Error("cursor 6, appended in the same transaction, put again")
+		}
+		return nil
+	})
+	if err == nil {
+		err = s.Update(ctx, func(tx *Tx) error { return tx.PutEvent(ev(4)) })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := s.Events(ctx, 0, 100)
+	if err != nil || len(out) != 6 {
+		t.Fatalf("%d events, %v", len(out), err)
+	}
+	for i, e := range out {
+		if e.Cursor != int64(i+1) {
+			t.Errorf("event %d has cursor %d", i, e.Cursor)
+		}
+	}
+}

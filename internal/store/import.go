@@ -3,17 +3,30 @@ package store
 import (
 	"context"
 	"database/sql"
+	"fmt"
 )
 
 // PutEvent adds an event with the cursor it carries, for a copy of
 // another wallet's log (a restore keeps the cursors its clients hold);
 // AppendEvent continues after the highest cursor. It is stored as one row
-// of wallet_events.
+// of wallet_events; a cursor the log holds already is refused.
 func (t *Tx) PutEvent(e Event) error {
 	if err := t.flushEvents(); err != nil {
 		return err
 	}
 	t.nextEvent, t.s.nextEvent = 0, 0
+	// A cursor a pack holds is taken, as one of wallet_events is (its
+	// key refuses it).
+	var last int64
+	err := t.tx.QueryRowContext(t.ctx, "SELECT last FROM wallet_event_packs WHERE cursor <= ? ORDER BY cursor DESC LIMIT 1",
+		e.Cursor).Scan(&last)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return storeErr(ErrDatabase, "write event", err)
+	case last >= e.Cursor:
+		return storeErr(ErrDatabase, fmt.Sprintf("write event: the log holds cursor %d already", e.Cursor), nil)
+	}
 	var height, hash any
 	if e.Height >= 0 {
 		height, hash = e.Height, e.BlockHash[:]
