@@ -433,10 +433,12 @@ func (t *Tx) firstEventSince(since, none int64) (int64, error) {
 	err = t.tx.QueryRowContext(t.ctx, `SELECT cursor, last, body FROM wallet_event_packs WHERE time >= ?
 		ORDER BY cursor LIMIT 1`, since).Scan(&pFirst, &pLast, &body)
 	switch {
-	case err == sql.ErrNoRows || pFirst >= first:
+	case err == sql.ErrNoRows:
 		return first, nil
 	case err != nil:
 		return 0, storeErr(ErrDatabase, "read events", err)
+	case pFirst >= first:
+		return first, nil
 	case pLast-pFirst >= maxPackEvents:
 		return 0, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", pFirst, pLast), nil)
 	}
