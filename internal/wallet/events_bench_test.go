@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/benchcpu"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
 )
 
 // benchWallet makes a wallet watching one labelled script.
@@ -167,10 +169,13 @@ func BenchmarkBlockConnectedPaymentInterleaved(b *testing.B) {
 }
 
 // freshWallet is a watch-only wallet with an active wpkh descriptor of a
-// regtest xpub, and the script of each index of that descriptor.
+// regtest xpub, and the script of each index of that descriptor. Its key
+// pool is Core's default, 1 000 addresses ahead, so that every payment is
+// to a script the wallet has derived.
 func freshWallet(b *testing.B) (*wallet.Wallet, func(int) []byte) {
 	ctx := context.Background()
-	m := newManager(b.TempDir())
+	m := wallet.NewManager(wallet.ManagerConfig{NetDir: filepath.Join(b.TempDir(), "regtest"),
+		Net: &chaincfg.RegressionNetParams, Opener: walletdb.Opener{}, Keypool: wallet.DefaultKeypool})
 	b.Cleanup(func() { m.Close() })
 	w, _, err := m.Create(ctx, "w", wallet.CreateOptions{DisablePrivateKeys: true, Blank: true})
 	if err != nil {
@@ -246,6 +251,12 @@ func interleavedPayments(b *testing.B, perBlock int, open func(*testing.B) (*wal
 		var h chainhash.Hash
 		binary.LittleEndian.PutUint64(h[:], uint64(100+i))
 		recent = recentWindow(recent, int32(100+i), h)
+	}
+	// Every payment was the wallet's.
+	for _, w := range wallets {
+		if n := w.TxCount(); n < b.N*perBlock {
+			b.Fatalf("the wallet holds %d transactions after %d payments", n, b.N*perBlock)
+		}
 	}
 	if b.N > 0 && spent[1] > 0 {
 		b.ReportMetric(float64(spent[0])/float64(b.N), "events-cpu-ns/op")
