@@ -25,7 +25,7 @@ var migrationFS embed.FS
 const busyTimeoutMS = 10000
 
 // cacheKiB is the page cache of a wallet database's connection, in KiB.
-const cacheKiB = 8192
+const cacheKiB = 16384
 
 // Store is one open wallet database.
 type Store struct {
@@ -139,9 +139,10 @@ func dsn(path string) string {
 	b.WriteString("&_pragma=secure_delete(1)")
 	// A page cache of cacheKiB: every block looks the wallet's
 	// transactions up by txid (random pages) while the event log adds
-	// fresh pages at every commit; with SQLite's 2 MiB those pushed the
-	// wallet's pages out once it held some 10 000 transactions. The
-	// memory is taken only as pages are read.
+	// fresh pages at every commit; once the transactions about fill the
+	// cache, those push the wallet's own pages out (with SQLite's 2 MiB,
+	// at some 10 000 transactions). The memory is taken only as pages
+	// are read.
 	b.WriteString("&_pragma=cache_size(-" + strconv.Itoa(cacheKiB) + ")")
 	return b.String()
 }
