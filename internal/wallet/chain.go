@@ -176,6 +176,9 @@ type walletTx struct {
 	// followTip).
 	evDepth  int32
 	evFollow bool
+	// description is what its first events reported of it, kept while
+	// deeper depths are pending (see described).
+	description *description
 	// marks are the recorded abandoned state and fee-bump links.
 	marks TxMarks
 	// inMempool: an unconfirmed transaction the backend's mempool holds
@@ -987,14 +990,18 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// events are the block's events, then (fold) its checkpoint's from
 	// blockEvents on.
 	var events []EventRecord
+	// kept are the descriptions of the block's transactions, kept on
+	// them once recorded for their deeper confirmed events.
+	var kept map[chainhash.Hash]*description
 	if !w.noEvents && len(recs) > 0 {
 		events = make([]EventRecord, 0, 2*len(recs)+2)
+		kept = make(map[chainhash.Hash]*description, len(recs))
 	}
 	for i, r := range recs {
 		if w.noEvents {
 			break
 		}
-		events = w.appendRecordEvents(events, c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now)
+		events = w.appendRecordEvents(events, c.txs[chainhash.Hash(r.TxID)], r, recTxs[i], prev, now, kept)
 	}
 	blockEvents := len(events)
 	transitions := c.conflictTransitions(recTxs, blk)
@@ -1260,6 +1267,9 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 				old.marks = m
 			}
 			old.evDepth, old.evFollow = depths[i], r.EventDepth == followTip
+			if d := kept[old.txid]; d != nil {
+				old.description = d
+			}
 			w.trackDepth(old)
 			changed = append(changed, old)
 			continue
@@ -1271,6 +1281,7 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		wt.evDepth, wt.evFollow = depths[i], r.EventDepth == followTip
 		wt.inMempool = r.Height < 0
+		wt.description = kept[wt.txid]
 		c.add(wt)
 		if !follower {
 			c.elsewhere.Add(1)

@@ -328,14 +328,70 @@ type txContent struct {
 // inputs spend (the wallet's, and those recorded with it). The caller
 // holds c.mu, and not w.mu.
 func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) txContent {
+	tc, _ := w.contentPrevs(tx, prev)
+	return tc
+}
+
+// description is a transaction's content as its first events reported
+// it, kept on the transaction for its deeper confirmed events, with what
+// it follows from besides the transaction: the wallet's state generation
+// (its scripts, labels and descriptors change only under w.mu's write
+// lock, which starts a new one) and how many of its inputs spend a
+// transaction prev knew.
+type description struct {
+	tc    txContent
+	gen   uint64
+	prevs int
+}
+
+// describe is content with what it follows from. The caller holds c.mu,
+// and not w.mu.
+func (w *Wallet) describe(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) *description {
+	gen := w.mu.gen.Load() // before: a change while describing makes it stale
+	tc, prevs := w.contentPrevs(tx, prev)
+	return &description{tc: tc, gen: gen, prevs: prevs}
+}
+
+// described returns wt's kept description when it still holds (nothing
+// it follows from changed), else a new one. The caller holds c.mu, and
+// not w.mu.
+func (w *Wallet) described(wt *walletTx) *txContent {
+	c := &w.chain
+	if d := wt.description; d != nil && d.gen == w.mu.gen.Load() && knownPrevs(wt.tx, c.walletPrev) == d.prevs {
+		return &d.tc
+	}
+	tc := w.content(wt.tx, c.walletPrev)
+	return &tc
+}
+
+// knownPrevs is the number of tx's inputs whose spent output prev finds,
+// as contentPrevs counts them.
+func knownPrevs(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) int {
+	if isCoinbase(tx) {
+		return 0
+	}
+	n := 0
+	for _, in := range tx.TxIn {
+		if p := prev(in.PreviousOutPoint.Hash); p != nil && int(in.PreviousOutPoint.Index) < len(p.TxOut) {
+			n++
+		}
+	}
+	return n
+}
+
+// contentPrevs is content, and the number of tx's inputs whose spent
+// output prev found.
+func (w *Wallet) contentPrevs(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) (txContent, int) {
 	var tc txContent
 	var debit int64
+	prevs := 0
 	if !isCoinbase(tx) {
 		for _, in := range tx.TxIn {
 			p := prev(in.PreviousOutPoint.Hash)
 			if p == nil || int(in.PreviousOutPoint.Index) >= len(p.TxOut) {
 				continue
 			}
+			prevs++
 			if out := p.TxOut[in.PreviousOutPoint.Index]; w.IsMine(out.PkScript) {
 				debit += out.Value
 			}
@@ -362,7 +418,7 @@ func (w *Wallet) content(tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx) 
 		tc.fee = &f
 		tc.amount -= f
 	}
-	return tc
+	return tc, prevs
 }
 
 // ownScriptInfo is scriptInfo of a script the wallet derives, false (and
@@ -400,15 +456,20 @@ func txEvent(kind string, r TxRecord, depth int32, now int64, tc txContent) Even
 // appendRecordEvents appends to evs the events of recording r, given the
 // transaction's previous state (nil when new): received or sent for a new
 // transaction (sent when it spends the wallet's coins), then confirmed at
-// depth 1 when it is in a block it was not in before. The caller holds
-// c.mu.
-func (w *Wallet) appendRecordEvents(evs []EventRecord, old *walletTx, r TxRecord, tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx, now int64) []EventRecord {
+// depth 1 when it is in a block it was not in before. The description of
+// a transaction recorded in a block goes into kept (when not nil), for its
+// deeper confirmed events. The caller holds c.mu.
+func (w *Wallet) appendRecordEvents(evs []EventRecord, old *walletTx, r TxRecord, tx *wire.MsgTx, prev func(chainhash.Hash) *wire.MsgTx, now int64, kept map[chainhash.Hash]*description) []EventRecord {
 	moved := old == nil || old.rec.Height != r.Height || old.rec.BlockHash != r.BlockHash
 	confirm := r.Height >= 0 && moved && w.reportsDepth(1)
 	if old != nil && !confirm {
 		return evs
 	}
-	tc := w.content(tx, prev)
+	d := w.describe(tx, prev)
+	if kept != nil && r.Height >= 0 {
+		kept[chainhash.Hash(r.TxID)] = d
+	}
+	tc := d.tc
 	if old == nil {
 		kind := EventReceived
 		if tc.fee != nil {
@@ -460,8 +521,7 @@ func (w *Wallet) appendDepthEvents(evs []EventRecord, tip int32, now int64) ([]E
 		for _, d := range depths {
 			if d > wt.evDepth && d <= have {
 				if tc == nil {
-					v := w.content(wt.tx, c.walletPrev)
-					tc = &v
+					tc = w.described(wt)
 				}
 				evs = append(evs, txEvent(EventConfirmed, wt.rec, d, now, *tc))
 				if reached == nil {
@@ -502,6 +562,7 @@ func transitionEvent(t TxTransition, now int64, tc txContent) (EventRecord, bool
 func (w *Wallet) trackDepth(wt *walletTx) {
 	c := &w.chain
 	if w.noEvents || !wt.confirmed() || wt.evDepth >= w.topDepth() {
+		wt.description = nil
 		return
 	}
 	if c.evPending == nil {
@@ -519,6 +580,9 @@ func (w *Wallet) trackDepth(wt *walletTx) {
 // into a map of its present size: depthEvents then costs what is pending,
 // not what once was. The caller holds c.mu for writing.
 func (c *chainData) untrackDepth(id chainhash.Hash) {
+	if wt := c.txs[id]; wt != nil {
+		wt.description = nil
+	}
 	delete(c.evPending, id)
 	if n := len(c.evPending); c.evPendingPeak > 64 && n*4 < c.evPendingPeak {
 		m := make(map[chainhash.Hash]struct{}, n)

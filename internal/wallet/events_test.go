@@ -375,3 +375,83 @@ func TestTransitionEvents(t *testing.T) {
 		t.Errorf("events\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestDeeperEventsDescribeAtTheirTime: a confirmed event at a deeper depth
+// reports the transaction as the wallet sees it when that event is
+// written, not as its received event did: a label set in between shows,
+// and so does a coin of the wallet it spends that the wallet learnt of in
+// between (its fee); with nothing changed it reports what the received
+// event did.
+func TestDeeperEventsDescribeAtTheirTime(t *testing.T) {
+	ctx := context.Background()
+	w, spk := lockWallet(t, newManager(t.TempDir()))
+	if err := w.SetLabel(ctx, spk, "shop"); err != nil {
+		t.Fatal(err)
+	}
+	pay := func(prev chainhash.Hash, value int64) *wire.MsgTx {
+		tx := wire.NewMsgTx(2)
+		tx.AddTxIn(wire.NewTxIn(&wire.OutPoint{Hash: prev}, nil, nil))
+		tx.AddTxOut(wire.NewTxOut(value, spk))
+		tx.AddTxOut(wire.NewTxOut(700, append([]byte{0x00, 0x14}, bytes.Repeat([]byte{0x22}, 20)...)))
+		return tx
+	}
+	parent := pay(chainhash.Hash{0xaa}, 9000)    // learnt of late
+	labelled := pay(chainhash.Hash{0xbb}, 1000)  // its label changes before depth 6
+	unchanged := pay(chainhash.Hash{0xcc}, 2000) // nothing changes
+	spending := pay(parent.TxHash(), 3000)       // spends parent's output to the wallet
+	block := func(h int32, txs ...*wire.MsgTx) {
+		t.Helper()
+		if err := w.BlockConnected(ctx, wallet.BlockInfo{Height: h, Hash: chainhash.Hash{byte(h)}}, txs, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Checkpoint(ctx, []wallet.BlockRef{{Height: h, Hash: chainhash.Hash{byte(h)}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	block(10, labelled, unchanged)
+	if err := w.SetLabel(ctx, spk, "paid"); err != nil {
+		t.Fatal(err)
+	}
+	block(11, spending)
+	block(5, parent) // an older block, delivered late (a rescan's)
+	for h := int32(12); h <= 17; h++ {
+		block(h)
+	}
+	evs, err := w.Events(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type key struct {
+		tx    chainhash.Hash
+		kind  string
+		depth int32
+	}
+	got := map[key]wallet.EventRecord{}
+	for _, e := range evs {
+		got[key{e.TxID, e.Kind, e.Depth}] = e
+	}
+	label := func(k key) string {
+		e, ok := got[k]
+		if !ok || len(e.Outputs) != 1 || e.Outputs[0].Label == nil {
+			t.Fatalf("event %+v: %+v", k, e)
+		}
+		return *e.Outputs[0].Label
+	}
+	if l := label(key{labelled.TxHash(), wallet.EventReceived, 0}); l != "shop" {
+		t.Errorf("received with label %q", l)
+	}
+	if l := label(key{labelled.TxHash(), wallet.EventConfirmed, 6}); l != "paid" {
+		t.Errorf("confirmed 6 with label %q, want the one set since", l)
+	}
+	first, deep := got[key{unchanged.TxHash(), wallet.EventReceived, 0}], got[key{unchanged.TxHash(), wallet.EventConfirmed, 6}]
+	if fmt.Sprint(first.Amount, first.Fee, len(first.Outputs), deep.Amount, deep.Fee, len(deep.Outputs)) != "2000 <nil> 1 2000 <nil> 1" {
+		t.Errorf("unchanged: received %+v, confirmed 6 %+v", first, deep)
+	}
+	received, confirmed := got[key{spending.TxHash(), wallet.EventReceived, 0}], got[key{spending.TxHash(), wallet.EventConfirmed, 6}]
+	if received.Fee != nil || received.Amount != 3000 {
+		t.Errorf("spending, received before its parent was known: amount %d fee %v", received.Amount, received.Fee)
+	}
+	if confirmed.Fee == nil || *confirmed.Fee != -(9000-3000-700) || confirmed.Amount != -(9000-3000)+(9000-3000-700) {
+		t.Errorf("spending, confirmed 6 after its parent was learnt: amount %d fee %v", confirmed.Amount, confirmed.Fee)
+	}
+}
