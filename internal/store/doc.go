@@ -13,8 +13,14 @@
 // encrypted wallet its wrapped master key (MasterKey; the store treats it
 // and the sealed secrets as opaque bytes).
 //
-// The file is opened in WAL mode with synchronous=FULL, foreign keys on and a
-// busy timeout. Writes run in Update, one immediate transaction per call: when
+// It also holds the wallet's transactions and chain position, and its event
+// log: the events one write transaction appends are one row of
+// wallet_event_packs, written when the transaction commits (eventpack.go);
+// events of older files stay rows of wallet_events, read in the same cursor
+// order.
+//
+// The file is opened in WAL mode with synchronous=FULL, foreign keys on, a
+// busy timeout and a page cache of up to 64 MiB. Writes run in Update, one immediate transaction per call: when
 // Update returns nil the change is on disk and survives a crash of the process
 // or of the machine. The schema is versioned by PRAGMA user_version and
 // upgraded by numbered migrations embedded in the binary.
