@@ -211,16 +211,17 @@ func (r *packReader) bytes(n int) []byte {
 
 func (r *packReader) uvarint() uint64 {
 	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.short, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
+	return varintRead(r, v, n)
 }
 
 func (r *packReader) varint() int64 {
 	v, n := binary.Varint(r.b)
+	return varintRead(r, v, n)
+}
+
+// varintRead consumes the n bytes of a varint read as v, or marks the
+// body short when there was none (n not above 0) and gives zero.
+func varintRead[T int64 | uint64](r *packReader, v T, n int) T {
 	if n <= 0 {
 		r.short, r.b = true, nil
 		return 0

@@ -106,23 +106,44 @@ func (t *Tx) flushEvents() error {
 	for _, e := range evs[:min(len(evs), maxPackEvents)] {
 		size += packEventSize + len(e.Kind) + len(e.Detail)
 	}
-	body := make([]byte, 0, size)
+	buf := make([]byte, 0, size)
 	for len(evs) > 0 {
 		n := min(len(evs), maxPackEvents)
 		var err error
-		if body, err = appendEventPack(body[:0], evs[:n]); err != nil {
-			return storeErr(ErrDatabase, "write event", err)
-		}
-		latest := evs[0].Time
-		for _, e := range evs[1:n] {
-			latest = max(latest, e.Time)
-		}
-		if _, err := t.execPrepared(queryAppendPack, evs[0].Cursor, evs[n-1].Cursor, latest, body); err != nil {
+		if buf, err = t.putPack(buf, evs[:n]); err != nil {
 			return storeErr(ErrDatabase, "write event", err)
 		}
 		evs = evs[n:]
 	}
 	return nil
+}
+
+// putPack writes evs, at most maxPackEvents with consecutive cursors, as
+// one row of wallet_event_packs, its body encoded in buf's storage, which
+// it returns for the next.
+func (t *Tx) putPack(buf []byte, evs []Event) ([]byte, error) {
+	body, err := appendEventPack(buf[:0], evs)
+	if err != nil {
+		return buf, err
+	}
+	latest := evs[0].Time
+	for _, e := range evs[1:] {
+		latest = max(latest, e.Time)
+	}
+	_, err = t.execPrepared(queryAppendPack, evs[0].Cursor, evs[len(evs)-1].Cursor, latest, body)
+	return body, err
+}
+
+// packRow is the events of a row of wallet_event_packs.
+func packRow(first, last int64, body []byte) ([]Event, error) {
+	if last-first >= maxPackEvents {
+		return nil, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", first, last), nil)
+	}
+	evs, err := decodeEventPack(body, first, int(last-first+1))
+	if err != nil {
+		return nil, storeErr(ErrDatabase, "read events", err)
+	}
+	return evs, nil
 }
 
 // sameDetail is the detail stored in wallet_events (schema versions 17
@@ -247,14 +268,10 @@ func packedEvents(ctx context.Context, tx *sql.Tx, after int64, limit int) ([]Ev
 			rows.Close()
 			return nil, storeErr(ErrDatabase, "read events", err)
 		}
-		if last-first >= maxPackEvents {
-			rows.Close()
-			return nil, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", first, last), nil)
-		}
-		evs, err := decodeEventPack(body, first, int(last-first+1))
+		evs, err := packRow(first, last, body)
 		if err != nil {
 			rows.Close()
-			return nil, storeErr(ErrDatabase, "read events", err)
+			return nil, err
 		}
 		for _, e := range evs {
 			if e.Cursor > after && len(out) < limit {
@@ -384,7 +401,7 @@ func (t *Tx) PruneEvents(keep, before int64, held []string) (through int64, remo
 // again with the events after cut only, so that retention removes exactly
 // the events through cut.
 func (t *Tx) splitPack(cut int64) error {
-	var first, last, latest int64
+	var first, last int64
 	var body []byte
 	err := t.tx.QueryRowContext(t.ctx, `SELECT cursor, last, body FROM wallet_event_packs WHERE cursor <= ?1 AND last > ?1
 		ORDER BY cursor DESC LIMIT 1`, cut).Scan(&first, &last, &body)
@@ -393,25 +410,15 @@ func (t *Tx) splitPack(cut int64) error {
 		return nil
 	case err != nil:
 		return storeErr(ErrDatabase, "read events", err)
-	case last-first >= maxPackEvents:
-		return storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", first, last), nil)
 	}
-	evs, err := decodeEventPack(body, first, int(last-first+1))
+	evs, err := packRow(first, last, body)
 	if err != nil {
-		return storeErr(ErrDatabase, "read events", err)
-	}
-	kept := evs[cut-first+1:]
-	if body, err = appendEventPack(nil, kept); err != nil {
-		return storeErr(ErrDatabase, "remove events", err)
-	}
-	latest = kept[0].Time
-	for _, e := range kept[1:] {
-		latest = max(latest, e.Time)
+		return err
 	}
 	if _, err := t.tx.ExecContext(t.ctx, "DELETE FROM wallet_event_packs WHERE cursor = ?", first); err != nil {
 		return storeErr(ErrDatabase, "remove events", err)
 	}
-	if _, err := t.execPrepared(queryAppendPack, cut+1, last, latest, body); err != nil {
+	if _, err := t.putPack(nil, evs[cut-first+1:]); err != nil {
 		return storeErr(ErrDatabase, "remove events", err)
 	}
 	return nil
@@ -439,12 +446,10 @@ func (t *Tx) firstEventSince(since, none int64) (int64, error) {
 		return 0, storeErr(ErrDatabase, "read events", err)
 	case pFirst >= first:
 		return first, nil
-	case pLast-pFirst >= maxPackEvents:
-		return 0, storeErr(ErrDatabase, fmt.Sprintf("read events: pack %d..%d", pFirst, pLast), nil)
 	}
-	evs, err := decodeEventPack(body, pFirst, int(pLast-pFirst+1))
+	evs, err := packRow(pFirst, pLast, body)
 	if err != nil {
-		return 0, storeErr(ErrDatabase, "read events", err)
+		return 0, err
 	}
 	for _, e := range evs {
 		if e.Time >= since {

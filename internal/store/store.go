@@ -53,9 +53,7 @@ type Store struct {
 
 // preparedQueries are the statements connect prepares: the driver compiles
 // a statement at every plain Exec.
-var preparedQueries = func() []string {
-	return []string{querySetEventDepth, queryPutRecentBlock, queryTrimRecentBlocks, queryAppendPack}
-}()
+var preparedQueries = []string{querySetEventDepth, queryPutRecentBlock, queryTrimRecentBlocks, queryAppendPack}
 
 // LockSuffix is appended to a database's path to name its lock file, which
 // an open Store holds an exclusive advisory lock on. The file stays after
