@@ -96,6 +96,18 @@ func call(t *testing.T, c *testenv.Client, out any, method string, params ...any
 	}
 }
 
+// newScript is the scriptPubKey of a new address of the wallet c serves.
+func newScript(t *testing.T, c *testenv.Client) []byte {
+	t.Helper()
+	var addr string
+	call(t, c, &addr, "getnewaddress")
+	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spk
+}
+
 type unspent struct {
 	TxID          string          `json:"txid"`
 	Vout          uint32          `json:"vout"`

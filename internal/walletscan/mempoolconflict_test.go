@@ -6,10 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
@@ -36,12 +34,7 @@ func TestForeignReplacementInMempool(t *testing.T) {
 	call(t, d.client(""), &cw, "createwallet", "w")
 	c := d.client("w")
 	waitSynced(t, c, b)
-	var addr string
-	call(t, c, &addr, "getnewaddress")
-	spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	spk := newScript(t, c)
 	coin := testenv.Coin{TxID: fundID, Vout: 0, Value: 1_000_000, Script: stranger.WPKH.Script}
 	pay := spendWPKH(t, b, stranger, coin, wire.MaxTxInSequenceNum-2, wire.NewTxOut(990_000, spk))
 

@@ -5,11 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/txscript/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/testenv"
 )
 
@@ -53,25 +51,16 @@ func TestBIP125Replaceable(t *testing.T) {
 	call(t, d.client(""), &cw, "createwallet", "w")
 	c := d.client("w")
 	waitSynced(t, c, b)
-	newSPK := func() []byte {
-		var addr string
-		call(t, c, &addr, "getnewaddress")
-		spk, err := address.Decode(addr, &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return spk
-	}
 
-	final := b.Fund(wire.NewTxOut(100_000, newSPK()))
+	final := b.Fund(wire.NewTxOut(100_000, newScript(t, c)))
 	signals := spendWPKH(t, b, stranger, testenv.Coin{TxID: fundID, Vout: 0, Value: 1_000_000, Script: stranger.WPKH.Script},
-		wire.MaxTxInSequenceNum-2, wire.NewTxOut(990_000, newSPK()))
+		wire.MaxTxInSequenceNum-2, wire.NewTxOut(990_000, newScript(t, c)))
 	// A parent outside the wallet signals; its child paying the wallet
 	// does not.
 	parent := spendWPKH(t, b, stranger, testenv.Coin{TxID: fundID, Vout: 1, Value: 1_000_000, Script: stranger.WPKH.Script},
 		wire.MaxTxInSequenceNum-2, wire.NewTxOut(990_000, stranger.WPKH.Script))
 	child := spendWPKH(t, b, stranger, testenv.Coin{TxID: parent, Vout: 0, Value: 990_000, Script: stranger.WPKH.Script},
-		wire.MaxTxInSequenceNum, wire.NewTxOut(980_000, newSPK()))
+		wire.MaxTxInSequenceNum, wire.NewTxOut(980_000, newScript(t, c)))
 	want := map[string]string{final: "no", signals: "yes", child: "yes"}
 
 	check := func(want map[string]string) error {
