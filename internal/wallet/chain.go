@@ -1692,6 +1692,12 @@ func (w *Wallet) LastProcessedBlock() (BlockRef, bool) {
 	c := &w.chain
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	return c.lastBlock()
+}
+
+// lastBlock returns the last processed block, false when none. The caller
+// holds c.mu.
+func (c *chainData) lastBlock() (BlockRef, bool) {
 	if len(c.recent) == 0 {
 		return BlockRef{}, false
 	}

@@ -71,13 +71,22 @@ func (w *Wallet) listEntries(wt *walletTx, tip int32, minDepth int64, includeCha
 	return out
 }
 
+// SinceBlockList is listsinceblock's transactions and the blocks the
+// wallet had processed when they were listed, so that lastblock names a
+// block the entries' confirmations count to.
+type SinceBlockList struct {
+	Entries []TxEntry
+	// Recent is the wallet's last processed blocks, the last one the tip.
+	Recent []BlockRef
+}
+
 // SinceBlock returns listsinceblock's transactions: the entries of every
 // transaction not confirmed at or below height (every transaction when all
 // is true), change outputs included when includeChange is true, only
 // receive entries of label when label is not nil.
-func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChange bool, label *string) ([]TxEntry, error) {
+func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChange bool, label *string) (SinceBlockList, error) {
 	if err := w.loadChain(ctx); err != nil {
-		return nil, err
+		return SinceBlockList{}, err
 	}
 	c := &w.chain
 	c.mu.RLock()
@@ -95,7 +104,7 @@ func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChang
 		}
 		out = w.listEntries(wt, tip, 0, includeChange, label, out)
 	}
-	return out, nil
+	return SinceBlockList{Entries: out, Recent: append([]BlockRef(nil), c.recent...)}, nil
 }
 
 // RemovedEntries returns listsinceblock's "removed" entries of the

@@ -91,6 +91,10 @@ type TxDetails struct {
 	Info    TxInfo
 	Details []TxEntry
 	Hex     string
+	// Last is the last processed block the details were computed at,
+	// when HasLast.
+	Last    BlockRef
+	HasLast bool
 }
 
 // tipHeight is the height of the last processed block, or the highest
@@ -327,11 +331,53 @@ func mustHex(s string) []byte {
 	return b
 }
 
+// BalanceReport is what getbalances shows, read in one view of the chain
+// so that the balances and the last processed block agree.
+type BalanceReport struct {
+	// Mine is Core's GetBalance with no minimum depth, leaving out outputs
+	// to used scripts when the avoid_reuse flag is set.
+	Mine Balances
+	// Full counts the outputs to used scripts too; set only with the
+	// avoid_reuse flag.
+	Full *Balances
+	// Last is the last processed block, when HasLast.
+	Last    BlockRef
+	HasLast bool
+}
+
 // Balances returns the wallet's balances as getbalances shows them: Core's
 // GetBalance with no minimum depth, leaving out outputs to used scripts
 // when the avoid_reuse flag is set.
 func (w *Wallet) Balances(ctx context.Context) (Balances, error) {
 	return w.Balance(ctx, 0, w.AvoidReuse())
+}
+
+// BalancesReport returns getbalances' whole reply: the balances, those
+// counting used scripts, and the last processed block they were computed
+// at.
+func (w *Wallet) BalancesReport(ctx context.Context) (BalanceReport, error) {
+	var r BalanceReport
+	if err := w.loadChain(ctx); err != nil {
+		return r, err
+	}
+	avoidReuse := w.AvoidReuse()
+	gen := w.scriptGen()
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	var err error
+	if r.Mine, err = w.balanceLocked(ctx, 0, avoidReuse, gen); err != nil {
+		return r, err
+	}
+	if avoidReuse {
+		full, err := w.balanceLocked(ctx, 0, false, gen)
+		if err != nil {
+			return r, err
+		}
+		r.Full = &full
+	}
+	r.Last, r.HasLast = c.lastBlock()
+	return r, nil
 }
 
 // AvoidReuse reports whether the wallet's avoid_reuse flag is set.
@@ -355,6 +401,14 @@ func (w *Wallet) Balance(ctx context.Context, minDepth int64, avoidReuse bool) (
 	c := &w.chain
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	return w.balanceLocked(ctx, minDepth, skipUsed, gen)
+}
+
+// balanceLocked is Balance under c.mu (read), skipUsed already resolved
+// against the wallet's flag and gen its script generation.
+func (w *Wallet) balanceLocked(ctx context.Context, minDepth int64, skipUsed bool, gen uint64) (Balances, error) {
+	var b Balances
+	c := &w.chain
 	c.credMu.Lock()
 	defer c.credMu.Unlock()
 	key := balanceKey{chainGen: c.mu.gen.Load(), scriptGen: gen, minDepth: minDepth, avoidReuse: skipUsed}
@@ -566,5 +620,6 @@ func (w *Wallet) Transaction(ctx context.Context, txid chainhash.Hash) (*TxDetai
 	sent, received, fee, net := w.entries(wt, tip)
 	d := &TxDetails{Amount: net, Fee: fee, Info: w.txInfo(wt, tip), Hex: hex.EncodeToString(wt.rec.Raw)}
 	d.Details = append(append([]TxEntry{}, sent...), received...)
+	d.Last, d.HasLast = c.lastBlock()
 	return d, nil
 }

@@ -54,7 +54,14 @@ var errNoChain = rpc.NewError(rpc.CodeMisc, "No chain backend configured (-chain
 // lastProcessed returns the wallet's last processed block, the genesis
 // block when it processed none.
 func lastProcessed(d *Deps, w *wallet.Wallet) lastBlock {
-	if b, ok := w.LastProcessedBlock(); ok {
+	b, ok := w.LastProcessedBlock()
+	return lastProcessedAt(d, b, ok)
+}
+
+// lastProcessedAt is lastProcessed for a block the wallet reported with
+// the rest of a reply (ok false: none yet).
+func lastProcessedAt(d *Deps, b wallet.BlockRef, ok bool) lastBlock {
+	if ok {
 		return lastBlock{Hash: chainhash.Hash(b.Hash).String(), Height: int64(b.Height)}
 	}
 	if d.Net != nil {

@@ -33,21 +33,18 @@ func newGetBalances(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			b, err := w.Balances(ctx)
+			r, err := w.BalancesReport(ctx)
 			if err != nil {
 				return nil, MapError(err)
 			}
+			b := r.Mine
 			mine := balancesMine{Trusted: rpc.Amount(b.Trusted),
 				UntrustedPending: rpc.Amount(b.UntrustedPending), Immature: rpc.Amount(b.Immature)}
-			if w.AvoidReuse() {
-				full, err := w.Balance(ctx, 0, false)
-				if err != nil {
-					return nil, MapError(err)
-				}
-				used := rpc.Amount(full.Trusted + full.UntrustedPending - b.Trusted - b.UntrustedPending)
+			if r.Full != nil {
+				used := rpc.Amount(r.Full.Trusted + r.Full.UntrustedPending - b.Trusted - b.UntrustedPending)
 				mine.Used = &used
 			}
-			return balancesResult{Mine: mine, LastProcessedBlock: lastProcessed(d, w)}, nil
+			return balancesResult{Mine: mine, LastProcessedBlock: lastProcessedAt(d, r.Last, r.HasLast)}, nil
 		},
 	}
 }

@@ -68,7 +68,7 @@ func newGetTransaction(d *Deps) *rpc.Method {
 				return nil, MapError(err)
 			}
 			res := getTxResult{Amount: rpc.Amount(det.Amount), txJSON: toTxJSON(det.Info, newRBFCheck(ctx, d)),
-				Details: []detailEntry{}, Hex: det.Hex, LastProcessedBlock: lastProcessed(d, w)}
+				Details: []detailEntry{}, Hex: det.Hex, LastProcessedBlock: lastProcessedAt(d, det.Last, det.HasLast)}
 			if det.Fee != nil {
 				f := rpc.Amount(*det.Fee)
 				res.Fee = &f

@@ -98,13 +98,12 @@ func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Ha
 // maxStaleWalk bounds the walk from a stale block back to the best chain.
 const maxStaleWalk = 10000
 
-// lastBlockAt returns the hash of the wallet's best-chain block at height.
-func lastBlockAt(ctx context.Context, d *Deps, w *wallet.Wallet, height int32) (string, error) {
-	if recent, err := w.RecentBlocks(ctx); err == nil {
-		for _, b := range recent {
-			if b.Height == height {
-				return chainhash.Hash(b.Hash).String(), nil
-			}
+// lastBlockAt returns the hash of the wallet's best-chain block at height:
+// from recent, the wallet's last processed blocks, else the node's.
+func lastBlockAt(ctx context.Context, d *Deps, recent []wallet.BlockRef, height int32) (string, error) {
+	for _, b := range recent {
+		if b.Height == height {
+			return chainhash.Hash(b.Hash).String(), nil
 		}
 	}
 	if height <= 0 || d.Chain == nil {
@@ -187,8 +186,8 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 				return nil, MapError(err)
 			}
 			rbf := newRBFCheck(ctx, d)
-			res := sinceBlockResult{Transactions: make([]any, len(list))}
-			for i, e := range list {
+			res := sinceBlockResult{Transactions: make([]any, len(list.Entries))}
+			for i, e := range list.Entries {
 				res.Transactions[i] = toTxEntry(e, true, rbf).layout()
 			}
 			if includeRemoved {
@@ -212,9 +211,16 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 				}
 				res.Removed = &removed
 			}
-			last := lastProcessed(d, w)
+			// lastblock is read from the same view as the entries: a block
+			// processed meanwhile would make a client skip its transactions.
+			var last lastBlock
+			if n := len(list.Recent); n > 0 {
+				last = lastProcessedAt(d, list.Recent[n-1], true)
+			} else {
+				last = lastProcessedAt(d, wallet.BlockRef{}, false)
+			}
 			target = min(target, last.Height+1)
-			if res.LastBlock, err = lastBlockAt(ctx, d, w, int32(last.Height+1-target)); err != nil {
+			if res.LastBlock, err = lastBlockAt(ctx, d, list.Recent, int32(last.Height+1-target)); err != nil {
 				return nil, err
 			}
 			return res, nil
