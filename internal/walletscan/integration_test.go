@@ -270,8 +270,9 @@ func TestImportRescan(t *testing.T) {
 	if !sr.Complete {
 		t.Fatalf("signing a coin of the UTXO set without prevtxs: %+v", sr)
 	}
-	if _, err := b.SendRawTransaction(sr.Hex); err != nil {
-		t.Errorf("btcd refused the signed transaction: %v", err)
+	spend2, err := b.SendRawTransaction(sr.Hex)
+	if err != nil {
+		t.Fatalf("btcd refused the signed transaction: %v", err)
 	}
 	sr.Complete, sr.Errors = true, nil
 	call(t, d.client(""), &sr, "signrawtransactionwithkey", testenv.TxHex(t, tx), []string{key.WIF})
@@ -279,12 +280,26 @@ func TestImportRescan(t *testing.T) {
 		t.Errorf("signing a spent coin: %+v", sr)
 	}
 
+	// The second spend, of the wallet's coin, reaches the wallet from
+	// btcd's mempool: 112 transactions of the chain and that one.
+	testenv.Eventually(t, 30*time.Second, func() error {
+		var gt struct {
+			Confirmations int64 `json:"confirmations"`
+		}
+		if err := d.client("old").CallResult(&gt, "gettransaction", spend2); err != nil {
+			return err
+		}
+		if gt.Confirmations != 0 {
+			return fmt.Errorf("the spend in the mempool has %d confirmations", gt.Confirmations)
+		}
+		return nil
+	})
 	var wi struct {
 		TxCount  int             `json:"txcount"`
 		Scanning json.RawMessage `json:"scanning"`
 	}
 	call(t, d.client("old"), &wi, "getwalletinfo")
-	if wi.TxCount != 112 || string(wi.Scanning) != "false" {
+	if wi.TxCount != 113 || string(wi.Scanning) != "false" {
 		t.Errorf("getwalletinfo txcount %d scanning %s", wi.TxCount, wi.Scanning)
 	}
 }
