@@ -164,7 +164,11 @@ func (n *Node) Start(ctx context.Context) (err error) {
 	}
 	var opener wallet.Opener = walletdb.Opener{Log: n.logs.Logger(SubStore)}
 	if cfg.Wallet.DB != "" {
-		if n.pg, err = pgstore.Connect(ctx, cfg.Wallet.DB); err != nil {
+		name, err := nodeName(cfg.NetDir)
+		if err != nil {
+			return fmt.Errorf("data directory %q is not usable: %v", cfg.NetDir, err)
+		}
+		if n.pg, err = pgstore.ConnectAs(ctx, cfg.Wallet.DB, name); err != nil {
 			return err
 		}
 		opener = walletdb.PGOpener{DB: n.pg, Root: filepath.Join(cfg.NetDir, "wallets"),

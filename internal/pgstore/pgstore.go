@@ -38,6 +38,11 @@ type DB struct {
 	// connCfg is the connection part of the address (without the pool's
 	// own parameters), for the sessions kept apart from the pool.
 	connCfg *pgx.ConnConfig
+	// owner, when set, is the lock session's application_name: the same
+	// for every run of one node, so that a node started again after a
+	// crash knows the locks its dead predecessor's session still holds
+	// (see lock).
+	owner string
 
 	// holdMu guards holdPool, the connections that hold wallets'
 	// exclusive-operation locks (Hold), made at the first Hold.
@@ -65,9 +70,27 @@ type DB struct {
 // wallets are open.
 const lockCheckInterval = 2 * time.Second
 
+// predecessorWait bounds how long opening a wallet waits for the lock a
+// dead run of the same node still holds: the server ends a session whose
+// client died as soon as it sees the connection closed, which is at once
+// on a healthy network.
+const predecessorWait = 10 * time.Second
+
 // Connect opens a pool of connections to the database named by dsn (a
 // postgres:// URL or key=value string) and brings its schema up to date.
 func Connect(ctx context.Context, dsn string) (*DB, error) {
+	return ConnectAs(ctx, dsn, "")
+}
+
+// ConnectAs is Connect for a node that names itself: owner is the same at
+// every run of the node and differs between nodes. A wallet whose lock is
+// held by a session of the same owner, left by a run of this node that
+// died (killed, or its host lost power), is waited for, up to
+// predecessorWait, rather than refused as in use by another node.
+func ConnectAs(ctx context.Context, dsn, owner string) (*DB, error) {
+	if len(owner) > maxOwner {
+		return nil, storeErr(ErrDatabase, "connect to database", errors.New("node name too long"))
+	}
 	cfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "parse database address", errors.New("invalid connection string"))
@@ -76,7 +99,7 @@ func Connect(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "connect to database", err)
 	}
-	db := &DB{pool: pool, dsn: dsn, connCfg: cfg.ConnConfig, open: map[int64]bool{}, lost: map[int64]bool{},
+	db := &DB{pool: pool, dsn: dsn, connCfg: cfg.ConnConfig, owner: owner, open: map[int64]bool{}, lost: map[int64]bool{},
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
@@ -135,7 +158,11 @@ func (db *DB) checkLocks(ctx context.Context) {
 // relock opens a new lock session and takes the open wallets' locks
 // again; lockMu is held.
 func (db *DB) relock(ctx context.Context) error {
-	c, err := pgx.ConnectConfig(ctx, db.connCfg.Copy())
+	cfg := db.connCfg.Copy()
+	if db.owner != "" {
+		cfg.RuntimeParams["application_name"] = ownerPrefix + db.owner
+	}
+	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
 		return storeErr(ErrDatabase, "connect lock session", err)
 	}
@@ -307,29 +334,71 @@ func (db *DB) Version(ctx context.Context) (int, error) {
 	return v, nil
 }
 
+// ownerPrefix starts the application_name of a named node's lock session;
+// maxOwner keeps the name within the server's 63 bytes.
+const (
+	ownerPrefix = "descwallet "
+	maxOwner    = 63 - len(ownerPrefix)
+)
+
 // lock takes the advisory lock of wallet id for this DB; false when it
-// is held elsewhere (by this process or another session).
+// is held elsewhere (by this process or another session). A lock held by
+// a session of this node's owner is a dead run's: the server has not yet
+// seen its connection close. lock waits for it to go, up to
+// predecessorWait, without holding lockMu.
 func (db *DB) lock(ctx context.Context, id int64) (bool, error) {
+	deadline := time.Now().Add(predecessorWait)
+	for {
+		ok, mine, err := db.tryLock(ctx, id)
+		if ok || !mine || err != nil || time.Now().After(deadline) {
+			return ok, err
+		}
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// tryLock is one attempt of lock; predecessor tells, when the lock is
+// held by another session, that the session is named after this node's
+// owner.
+func (db *DB) tryLock(ctx context.Context, id int64) (ok, predecessor bool, err error) {
 	db.lockMu.Lock()
 	defer db.lockMu.Unlock()
 	if db.open[id] {
-		return false, nil
+		return false, false, nil
 	}
 	if db.lockConn == nil || db.lockConn.IsClosed() {
 		// A new session, which takes the locks of the wallets already
 		// open again (none at the first open).
 		if err := db.relock(ctx); err != nil {
-			return false, err
+			return false, false, err
 		}
 	}
-	var ok bool
 	if err := db.lockConn.QueryRow(ctx, "SELECT pg_try_advisory_lock($1)", lockClass|id).Scan(&ok); err != nil {
-		return false, storeErr(ErrDatabase, "lock wallet", err)
+		return false, false, storeErr(ErrDatabase, "lock wallet", err)
 	}
 	if ok {
 		db.open[id] = true
+		return true, false, nil
 	}
-	return ok, nil
+	if db.owner == "" {
+		return false, false, nil
+	}
+	// A bigint advisory key shows in pg_locks as its high and low halves
+	// with objsubid 1.
+	key := lockClass | id
+	err = db.lockConn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+		WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.database = a.datid
+		AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid
+		AND a.pid <> pg_backend_pid() AND a.application_name = $3)`,
+		int64(uint64(key)>>32), int64(uint32(key)), ownerPrefix+db.owner).Scan(&predecessor)
+	if err != nil {
+		return false, false, storeErr(ErrDatabase, "lock wallet", err)
+	}
+	return false, predecessor, nil
 }
 
 // unlock releases the advisory lock of wallet id.

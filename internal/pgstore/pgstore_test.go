@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/descwallet/descwallet/internal/pgtest"
 	"github.com/descwallet/descwallet/internal/storetest"
 )
@@ -627,6 +629,81 @@ func TestLockSessionLost(t *testing.T) {
 	}
 	if err := put(taken); err != nil {
 		t.Fatalf("the new holder writes: %v", err)
+	}
+}
+
+// TestLockOfDeadPredecessor checks that a node started again after a crash
+// waits for the wallet locks its dead run's session still holds, until
+// the server ends that session, and that other nodes are still refused at
+// once.
+func TestLockOfDeadPredecessor(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	maker, dsn := connect(t)
+	s, err := maker.Create(ctx, "n", "w")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Publish(ctx); err != nil {
+		t.Fatal(err)
+	}
+	id := s.id
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	// The dead run's lock session: named after node "a", holding the
+	// wallet's lock until the server notices its client is gone.
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.RuntimeParams["application_name"] = ownerPrefix + "a"
+	dead, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dead.Close(ctx)
+	if _, err := dead.Exec(ctx, "SELECT pg_advisory_lock($1)", lockClass|id); err != nil {
+		t.Fatal(err)
+	}
+
+	for _, owner := range []string{"", "b"} {
+		other, err := ConnectAs(ctx, dsn, owner)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := other.Open(ctx, "n", "w"); !errors.Is(err, ErrLocked) {
+			t.Fatalf("node %q opens a wallet another node holds: %v", owner, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Fatalf("node %q waited %v to be refused a wallet another node holds", owner, d)
+		}
+		other.Close()
+	}
+
+	again, err := ConnectAs(ctx, dsn, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	const gone = 300 * time.Millisecond
+	time.AfterFunc(gone, func() { dead.Close(ctx) })
+	start := time.Now()
+	w, err := again.Open(ctx, "n", "w")
+	if err != nil {
+		t.Fatalf("node a started again is refused its wallet: %v", err)
+	}
+	defer w.Close()
+	if d := time.Since(start); d < gone {
+		t.Fatalf("opened after %v while the dead run's session held the lock", d)
+	}
+	if err := w.Update(ctx, func(tx *Tx) error { return tx.PutMeta("k", []byte("v")) }); err != nil {
+		t.Fatalf("write after the wait: %v", err)
+	}
+	if _, err := maker.Open(ctx, "n", "w"); !errors.Is(err, ErrLocked) {
+		t.Fatalf("another node opens the wallet node a took: %v", err)
 	}
 }
 
