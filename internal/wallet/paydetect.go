@@ -3,6 +3,7 @@ package wallet
 import (
 	"bytes"
 	"context"
+	"slices"
 	"sort"
 
 	"github.com/btcsuite/btcd/chainhash/v2"
@@ -78,19 +79,30 @@ type SinceBlockList struct {
 	Entries []TxEntry
 	// Recent is the wallet's last processed blocks, the last one the tip.
 	Recent []BlockRef
+	// Gone is set when the block asked for is no longer one of Recent (a
+	// reorg replaced it since the caller found it there): nothing is
+	// listed, the caller finds the fork point again.
+	Gone bool
 }
 
 // SinceBlock returns listsinceblock's transactions: the entries of every
 // transaction not confirmed at or below height (every transaction when all
 // is true), change outputs included when includeChange is true, only
-// receive entries of label when label is not nil.
-func (w *Wallet) SinceBlock(ctx context.Context, height int32, all, includeChange bool, label *string) (SinceBlockList, error) {
+// receive entries of label when label is not nil. from, when not nil, is
+// the block asked for as the caller found it among the wallet's last
+// processed blocks, at height: it is looked up again in the same view as
+// the transactions, so that a reorg in between does not leave out the
+// transactions of the blocks that replaced it (Gone).
+func (w *Wallet) SinceBlock(ctx context.Context, from *chainhash.Hash, height int32, all, includeChange bool, label *string) (SinceBlockList, error) {
 	if err := w.loadChain(ctx); err != nil {
 		return SinceBlockList{}, err
 	}
 	c := &w.chain
 	c.mu.RLock()
 	defer c.mu.RUnlock()
+	if from != nil && !slices.Contains(c.recent, BlockRef{Height: height, Hash: [32]byte(*from)}) {
+		return SinceBlockList{Recent: append([]BlockRef(nil), c.recent...), Gone: true}, nil
+	}
 	tip := c.tipHeight()
 	out := []TxEntry{}
 	for _, wt := range c.order {

@@ -28,23 +28,7 @@ import (
 func TestLastBlockAgreesWithReply(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n := newWalletNode(t, t.TempDir())
-	defer n.mgr.Close()
-	n.call(t, "/", "createwallet", json.RawMessage(`["w", true, true]`))
-	desc := descriptor.AddChecksum("wpkh(" + hugeTPub + "/0/*)")
-	req, _ := json.Marshal([]any{[]any{map[string]any{"desc": desc, "timestamp": "now", "active": true, "range": []int{0, 9}}}})
-	if r := n.call(t, "/wallet/w", "importdescriptors", req); !strings.Contains(string(r.Result), `"success":true`) {
-		t.Fatalf("import: %s", r.Result)
-	}
-	params, _ := json.Marshal([]any{desc, []int{0, 9}})
-	var addrs []string
-	if r := n.call(t, "/", "deriveaddresses", params); json.Unmarshal(r.Result, &addrs) != nil || len(addrs) != 10 {
-		t.Fatalf("deriveaddresses: %s", r.Result)
-	}
-	w, ok := n.mgr.Get("w")
-	if !ok {
-		t.Fatal("wallet not loaded")
-	}
+	n, w, addrs := newPaidWallet(t)
 
 	// What the writer has made known: block heights by hash, and each
 	// block's one payment.
@@ -125,6 +109,31 @@ func TestLastBlockAgreesWithReply(t *testing.T) {
 	if r := n.call(t, "/wallet/w", "listsinceblock", nil); json.Unmarshal(r.Result, &since) != nil || hs[since.LastBlock] != blocks {
 		t.Fatalf("listsinceblock at the end: %s", r.Result)
 	}
+}
+
+// newPaidWallet makes a node with a watch-only wallet "w" of ten receiving
+// addresses, for tests that hand it blocks directly; the node closes with
+// the test.
+func newPaidWallet(t *testing.T) (*walletNode, *wallet.Wallet, []string) {
+	t.Helper()
+	n := newWalletNode(t, t.TempDir())
+	t.Cleanup(func() { n.mgr.Close() })
+	n.call(t, "/", "createwallet", json.RawMessage(`["w", true, true]`))
+	desc := descriptor.AddChecksum("wpkh(" + hugeTPub + "/0/*)")
+	req, _ := json.Marshal([]any{[]any{map[string]any{"desc": desc, "timestamp": "now", "active": true, "range": []int{0, 9}}}})
+	if r := n.call(t, "/wallet/w", "importdescriptors", req); !strings.Contains(string(r.Result), `"success":true`) {
+		t.Fatalf("import: %s", r.Result)
+	}
+	params, _ := json.Marshal([]any{desc, []int{0, 9}})
+	var addrs []string
+	if r := n.call(t, "/", "deriveaddresses", params); json.Unmarshal(r.Result, &addrs) != nil || len(addrs) != 10 {
+		t.Fatalf("deriveaddresses: %s", r.Result)
+	}
+	w, ok := n.mgr.Get("w")
+	if !ok {
+		t.Fatal("wallet not loaded")
+	}
+	return n, w, addrs
 }
 
 // blockPayment is a payment to the wallet and the block holding it.

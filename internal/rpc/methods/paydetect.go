@@ -55,15 +55,24 @@ func optBoolArg(req *rpc.Request, i int, def bool) (bool, error) {
 // forkPoint finds where block hash meets the best chain: the height of
 // the common ancestor, the block's own height, and the blocks from hash
 // down to just above the ancestor (empty when hash is in the best chain).
-func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Hash) (int32, int32, []chainhash.Hash, error) {
-	notFound := rpc.NewError(rpc.CodeInvalidAddressOrKey, "Block not found")
+// inWallet is set when hash is one of the wallet's last processed blocks,
+// which wallet.SinceBlock checks again in its own view.
+func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Hash) (height, altHeight int32, stale []chainhash.Hash, inWallet bool, err error) {
 	if recent, err := w.RecentBlocks(ctx); err == nil {
 		for _, b := range recent {
 			if chainhash.Hash(b.Hash) == hash {
-				return b.Height, b.Height, nil, nil
+				return b.Height, b.Height, nil, true, nil
 			}
 		}
 	}
+	height, altHeight, stale, err = chainForkPoint(ctx, d, hash)
+	return height, altHeight, stale, false, err
+}
+
+// chainForkPoint is forkPoint from the node's chain, for a block that is
+// not one of the wallet's last processed blocks.
+func chainForkPoint(ctx context.Context, d *Deps, hash chainhash.Hash) (int32, int32, []chainhash.Hash, error) {
+	notFound := rpc.NewError(rpc.CodeInvalidAddressOrKey, "Block not found")
 	if hash == *d.Net.GenesisHash {
 		return 0, 0, nil, nil
 	}
@@ -94,6 +103,10 @@ func forkPoint(ctx context.Context, d *Deps, w *wallet.Wallet, hash chainhash.Ha
 	}
 	return 0, 0, nil, rpc.NewError(rpc.CodeInternalError, "Can't read block from disk")
 }
+
+// sinceBlockHook, when set (tests only), runs in listsinceblock between
+// the lookup of the block asked for and the read of the transactions.
+var sinceBlockHook func()
 
 // maxStaleWalk bounds the walk from a stale block back to the best chain.
 const maxStaleWalk = 10000
@@ -142,18 +155,25 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 			all := true
 			var height, altHeight int32
 			var stale []chainhash.Hash
+			var hash chainhash.Hash
+			// from is the block asked for when found among the wallet's
+			// last processed blocks.
+			var from *chainhash.Hash
 			if req.Has(0) {
 				s, err := req.String(0)
 				if err != nil {
 					return nil, err
 				}
 				if s != "" {
-					hash, err := parseTxID(s, "blockhash")
-					if err != nil {
+					if hash, err = parseTxID(s, "blockhash"); err != nil {
 						return nil, err
 					}
-					if height, altHeight, stale, err = forkPoint(ctx, d, w, hash); err != nil {
+					var inWallet bool
+					if height, altHeight, stale, inWallet, err = forkPoint(ctx, d, w, hash); err != nil {
 						return nil, err
+					}
+					if inWallet {
+						from = &hash
 					}
 					all = false
 				}
@@ -181,7 +201,19 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 				}
 				label = &l
 			}
-			list, err := w.SinceBlock(ctx, height, all, includeChange, label)
+			if sinceBlockHook != nil {
+				sinceBlockHook()
+			}
+			list, err := w.SinceBlock(ctx, from, height, all, includeChange, label)
+			if err == nil && list.Gone {
+				// A reorg replaced the block after forkPoint found it
+				// among the wallet's: listing from its height would leave
+				// out the transactions of the blocks that replaced it.
+				if height, altHeight, stale, err = chainForkPoint(ctx, d, hash); err != nil {
+					return nil, err
+				}
+				list, err = w.SinceBlock(ctx, nil, height, false, includeChange, label)
+			}
 			if err != nil {
 				return nil, MapError(err)
 			}
