@@ -1319,12 +1319,12 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	changed = append(changed, c.pool.add(c, pooled)...)
 	changed = append(changed, c.pool.drop(c, recs, foreign)...)
 	c.refreshTxs(changed)
-	c.mu.Unlock()
-	w.notifyTxs(notices)
-	w.markUsed(newUsed)
-	if err := w.unlockSpent(ctx, txs); err != nil {
-		return err
-	}
+	// What the transactions change outside c.mu (the labels "" of the
+	// receiving addresses they used, the key pool, the scripts marked
+	// used) shows with them, as Core changes both under one lock: a
+	// reader never lists a payment without its address's label, nor
+	// counts a coin of a script the block spent from as unused. c.mu
+	// is taken before w.mu.
 	if len(tops) > 0 {
 		w.mu.Lock()
 		for _, t := range tops {
@@ -1337,7 +1337,10 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		w.mu.Unlock()
 	}
-	return nil
+	w.markUsed(newUsed)
+	c.mu.Unlock()
+	w.notifyTxs(notices)
+	return w.unlockSpent(ctx, txs)
 }
 
 // smartTime is the time a transaction first recorded from block blk at

@@ -17,6 +17,7 @@ import (
 	"github.com/descwallet/descwallet/descriptor"
 	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/wallet"
+	"github.com/descwallet/descwallet/internal/walletdb"
 )
 
 // TestLastBlockAgreesWithReply reads listsinceblock, getbalances and
@@ -28,7 +29,7 @@ import (
 func TestLastBlockAgreesWithReply(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	n, w, addrs := newPaidWallet(t)
+	n, w, addrs := newPaidWallet(t, 10, nil)
 
 	// What the writer has made known: block heights by hash, and each
 	// block's one payment.
@@ -111,12 +112,13 @@ func TestLastBlockAgreesWithReply(t *testing.T) {
 	}
 }
 
-// newPaidWallet makes a node with a watch-only wallet "w" of ten receiving
-// addresses, for tests that hand it blocks directly; the node closes with
-// the test.
-func newPaidWallet(t *testing.T) (*walletNode, *wallet.Wallet, []string) {
+// newPaidWallet makes a node with a watch-only wallet "w" of an active
+// receiving descriptor, and the descriptor's first count addresses (none
+// handed out), for tests that hand it blocks directly; the node closes
+// with the test. notify, when not nil, is the wallets' TxNotify.
+func newPaidWallet(t *testing.T, count int, notify func(wallet.TxNotice)) (*walletNode, *wallet.Wallet, []string) {
 	t.Helper()
-	n := newWalletNode(t, t.TempDir())
+	n := newWalletNodeConfig(t, t.TempDir(), wallet.ManagerConfig{Opener: walletdb.Opener{}, TxNotify: notify})
 	t.Cleanup(func() { n.mgr.Close() })
 	n.call(t, "/", "createwallet", json.RawMessage(`["w", true, true]`))
 	desc := descriptor.AddChecksum("wpkh(" + hugeTPub + "/0/*)")
@@ -124,9 +126,9 @@ func newPaidWallet(t *testing.T) (*walletNode, *wallet.Wallet, []string) {
 	if r := n.call(t, "/wallet/w", "importdescriptors", req); !strings.Contains(string(r.Result), `"success":true`) {
 		t.Fatalf("import: %s", r.Result)
 	}
-	params, _ := json.Marshal([]any{desc, []int{0, 9}})
+	params, _ := json.Marshal([]any{desc, []int{0, count - 1}})
 	var addrs []string
-	if r := n.call(t, "/", "deriveaddresses", params); json.Unmarshal(r.Result, &addrs) != nil || len(addrs) != 10 {
+	if r := n.call(t, "/", "deriveaddresses", params); json.Unmarshal(r.Result, &addrs) != nil || len(addrs) != count {
 		t.Fatalf("deriveaddresses: %s", r.Result)
 	}
 	w, ok := n.mgr.Get("w")

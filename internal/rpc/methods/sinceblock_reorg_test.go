@@ -25,7 +25,7 @@ import (
 func TestSinceBlockAcrossReorg(t *testing.T) {
 	// Not parallel: sinceBlockHook is the package's.
 	ctx := context.Background()
-	n, w, addrs := newPaidWallet(t)
+	n, w, addrs := newPaidWallet(t, 10, nil)
 
 	// pay returns block h of a branch and its transaction paying the
 	// wallet h*100+branch sats.

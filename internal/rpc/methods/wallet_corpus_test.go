@@ -52,10 +52,15 @@ func newWalletNodeKeypool(t testing.TB, dir string, keypool int) *walletNode {
 // of opener.
 func newWalletNodeOn(t testing.TB, dir string, keypool int, opener wallet.Opener) *walletNode {
 	t.Helper()
-	mgr := wallet.NewManager(wallet.ManagerConfig{
-		NetDir: dir + "/regtest", Net: &chaincfg.RegressionNetParams, Opener: opener,
-		Keypool: keypool,
-	})
+	return newWalletNodeConfig(t, dir, wallet.ManagerConfig{Opener: opener, Keypool: keypool})
+}
+
+// newWalletNodeConfig is newWalletNode with the wallet manager's settings
+// of cfg (its data directory and network set here).
+func newWalletNodeConfig(t testing.TB, dir string, cfg wallet.ManagerConfig) *walletNode {
+	t.Helper()
+	cfg.NetDir, cfg.Net = dir+"/regtest", &chaincfg.RegressionNetParams
+	mgr := wallet.NewManager(cfg)
 	d := &Deps{Net: &chaincfg.RegressionNetParams, Wallets: mgr}
 	auth := rpc.NewAuthenticator()
 	auth.AddPassword("u", "p")
