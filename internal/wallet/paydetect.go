@@ -175,6 +175,15 @@ func (w *Wallet) Received(ctx context.Context, scripts [][]byte, minDepth int64,
 	if err := w.loadChain(ctx); err != nil {
 		return 0, false, err
 	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	amount, found = w.receivedLocked(scripts, minDepth, includeImmature)
+	return amount, found, nil
+}
+
+// receivedLocked is Received; the caller holds c.mu.
+func (w *Wallet) receivedLocked(scripts [][]byte, minDepth int64, includeImmature bool) (amount int64, found bool) {
 	var mine [][]byte
 	seen := map[string]bool{}
 	for _, s := range scripts {
@@ -184,11 +193,9 @@ func (w *Wallet) Received(ctx context.Context, scripts [][]byte, minDepth int64,
 		}
 	}
 	if len(mine) == 0 {
-		return 0, false, nil
+		return 0, false
 	}
 	c := &w.chain
-	c.mu.RLock()
-	defer c.mu.RUnlock()
 	tip := c.tipHeight()
 	counted := map[*walletTx]bool{}
 	for _, s := range mine {
@@ -207,7 +214,30 @@ func (w *Wallet) Received(ctx context.Context, scripts [][]byte, minDepth int64,
 			}
 		}
 	}
-	return amount, true, nil
+	return amount, true
+}
+
+// ReceivedByLabelTotal is Received over the scripts labelled label, read
+// in the same view as the address book (Core's getreceivedbylabel):
+// labelled is false when no script has the label, found false when none of
+// them is the wallet's.
+func (w *Wallet) ReceivedByLabelTotal(ctx context.Context, label string, minDepth int64, includeImmature bool) (amount int64, labelled, found bool, err error) {
+	if err := w.loadChain(ctx); err != nil {
+		return 0, false, false, err
+	}
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	scripts := w.AddressesByLabel(label)
+	if len(scripts) == 0 {
+		return 0, false, false, nil
+	}
+	list := make([][]byte, 0, len(scripts))
+	for s := range scripts {
+		list = append(list, []byte(s))
+	}
+	amount, found = w.receivedLocked(list, minDepth, includeImmature)
+	return amount, true, found, nil
 }
 
 // Tally is what one address (or label) received: the amount, the depth of
@@ -233,6 +263,11 @@ func (w *Wallet) ReceivedByAddress(ctx context.Context, minDepth int64, includeE
 		spk   []byte
 		label string
 	}
+	// The address book is read under c.mu too (taken first), so that it
+	// holds the labels the block of each transaction gave its addresses.
+	c := &w.chain
+	c.mu.RLock()
+	defer c.mu.RUnlock()
 	w.mu.RLock()
 	var book []bookAddr
 	for s, e := range w.book {
@@ -248,9 +283,6 @@ func (w *Wallet) ReceivedByAddress(ctx context.Context, minDepth int64, includeE
 	sort.Slice(book, func(i, j int) bool {
 		return bytes.Compare(destOrderKey(book[i].spk), destOrderKey(book[j].spk)) < 0
 	})
-	c := &w.chain
-	c.mu.RLock()
-	defer c.mu.RUnlock()
 	tip := c.tipHeight()
 	out := []Tally{}
 	for _, b := range book {

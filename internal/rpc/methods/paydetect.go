@@ -328,15 +328,26 @@ func newGetReceivedByLabel(d *Deps) *rpc.Method {
 			if err != nil {
 				return nil, err
 			}
-			addrs := w.AddressesByLabel(label)
-			if len(addrs) == 0 {
+			// The label's addresses and what they received come from one
+			// view: a block that paid both one of them and an address it
+			// gave the label meanwhile is counted whole or not at all.
+			// The argument errors come after "Label not found", as before.
+			minDepth, minErr := optIntArg(req, 1, 1)
+			immature, immErr := optBoolArg(req, 2, false)
+			amount, labelled, found, err := w.ReceivedByLabelTotal(ctx, label, minDepth, immature)
+			switch {
+			case err != nil:
+				return nil, MapError(err)
+			case !labelled:
 				return nil, rpc.NewError(rpc.CodeWalletError, "Label not found in wallet")
+			case minErr != nil:
+				return nil, minErr
+			case immErr != nil:
+				return nil, immErr
+			case !found:
+				return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
 			}
-			scripts := make([][]byte, 0, len(addrs))
-			for s := range addrs {
-				scripts = append(scripts, []byte(s))
-			}
-			return received(ctx, req, w, scripts)
+			return rpc.Amount(amount), nil
 		},
 	}
 }
