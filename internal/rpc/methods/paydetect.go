@@ -268,21 +268,21 @@ var receivedParams = []rpc.Param{
 }
 
 // received is Core's GetReceived over scripts.
+// As Core, an address not of the wallet is reported before the errors of
+// minconf and include_immature_coinbase.
 func received(ctx context.Context, req *rpc.Request, w *wallet.Wallet, scripts [][]byte) (any, error) {
-	minDepth, err := optIntArg(req, 1, 1)
-	if err != nil {
-		return nil, err
-	}
-	immature, err := optBoolArg(req, 2, false)
-	if err != nil {
-		return nil, err
-	}
+	minDepth, minErr := optIntArg(req, 1, 1)
+	immature, immErr := optBoolArg(req, 2, false)
 	amount, found, err := w.Received(ctx, scripts, minDepth, immature)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, MapError(err)
-	}
-	if !found {
+	case !found:
 		return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
+	case minErr != nil:
+		return nil, minErr
+	case immErr != nil:
+		return nil, immErr
 	}
 	return rpc.Amount(amount), nil
 }
@@ -331,7 +331,8 @@ func newGetReceivedByLabel(d *Deps) *rpc.Method {
 			// The label's addresses and what they received come from one
 			// view: a block that paid both one of them and an address it
 			// gave the label meanwhile is counted whole or not at all.
-			// The argument errors come after "Label not found", as before.
+			// As Core, the argument errors come after "Label not found"
+			// and "Address not found".
 			minDepth, minErr := optIntArg(req, 1, 1)
 			immature, immErr := optBoolArg(req, 2, false)
 			amount, labelled, found, err := w.ReceivedByLabelTotal(ctx, label, minDepth, immature)
@@ -340,12 +341,12 @@ func newGetReceivedByLabel(d *Deps) *rpc.Method {
 				return nil, MapError(err)
 			case !labelled:
 				return nil, rpc.NewError(rpc.CodeWalletError, "Label not found in wallet")
+			case !found:
+				return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
 			case minErr != nil:
 				return nil, minErr
 			case immErr != nil:
 				return nil, immErr
-			case !found:
-				return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
 			}
 			return rpc.Amount(amount), nil
 		},

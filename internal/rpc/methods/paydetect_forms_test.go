@@ -143,3 +143,43 @@ func TestPaymentDetectionRequestForms(t *testing.T) {
 		}
 	}
 }
+
+// TestReceivedErrorOrder checks Core's order of getreceivedbyaddress's and
+// getreceivedbylabel's errors: an address or label without the wallet's
+// scripts is reported before a bad minconf.
+func TestReceivedErrorOrder(t *testing.T) {
+	n := newWalletNode(t, t.TempDir())
+	defer n.mgr.Close()
+	n.call(t, "/", "createwallet", json.RawMessage(`["w"]`))
+	var own string
+	if r := n.call(t, "/wallet/w", "getnewaddress", nil); r.Error != nil || json.Unmarshal(r.Result, &own) != nil {
+		t.Fatalf("getnewaddress: %s %+v", r.Result, r.Error)
+	}
+	// An address of another wallet, labelled here as a payee.
+	n.call(t, "/", "createwallet", json.RawMessage(`["x"]`))
+	var foreign string
+	if r := n.call(t, "/wallet/x", "getnewaddress", nil); r.Error != nil || json.Unmarshal(r.Result, &foreign) != nil {
+		t.Fatalf("getnewaddress: %s %+v", r.Result, r.Error)
+	}
+	if r := n.call(t, "/wallet/w", "setlabel", json.RawMessage(`["`+foreign+`","payee"]`)); r.Error != nil {
+		t.Fatalf("setlabel: %+v", r.Error)
+	}
+	for _, c := range []struct {
+		method, params string
+		code           int
+		message        string
+	}{
+		{"getreceivedbyaddress", `["` + foreign + `", 1.5]`, -4, "Address not found in wallet"},
+		{"getreceivedbylabel", `["payee", 1.5]`, -4, "Address not found in wallet"},
+		{"getreceivedbylabel", `["nosuch", 1.5]`, -4, "Label not found in wallet"},
+	} {
+		r := n.call(t, "/wallet/w", c.method, json.RawMessage(c.params))
+		if r.Error == nil || r.Error.Code != c.code || r.Error.Message != c.message {
+			t.Errorf("%s %s: %s %+v, want %d %q", c.method, c.params, r.Result, r.Error, c.code, c.message)
+		}
+	}
+	// With the wallet's own address, minconf's error.
+	if r := n.call(t, "/wallet/w", "getreceivedbyaddress", json.RawMessage(`["`+own+`", 1.5]`)); r.Error == nil {
+		t.Errorf("getreceivedbyaddress with minconf 1.5: %s", r.Result)
+	}
+}
