@@ -1158,6 +1158,20 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 		}
 		tops = append(tops, t)
 	}
+	// A receiving address the transactions paid without its having been
+	// handed out gets the label "" with them (Core's address book entry):
+	// their events show it, as every later one does.
+	if len(events) > 0 {
+		payees := map[string]bool{}
+		for _, t := range tops {
+			for _, l := range t.labels {
+				if a, ok := address.Encode(l.Script, w.cfg.Net); ok {
+					payees[a] = true
+				}
+			}
+		}
+		labelPayees(events, payees)
+	}
 
 	if w.lookupFailures() != lookups {
 		if exclusive {

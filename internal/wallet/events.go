@@ -453,6 +453,22 @@ func txEvent(kind string, r TxRecord, depth int32, now int64, tc txContent) Even
 	return e
 }
 
+// labelPayees gives the outputs of evs that pay an address of payees,
+// which gets the label "" in the same write, that label.
+func labelPayees(evs []EventRecord, payees map[string]bool) {
+	if len(payees) == 0 {
+		return
+	}
+	for i := range evs {
+		for j := range evs[i].Outputs {
+			if o := &evs[i].Outputs[j]; o.Label == nil && payees[o.Address] {
+				l := ""
+				o.Label = &l
+			}
+		}
+	}
+}
+
 // appendRecordEvents appends to evs the events of recording r, given the
 // transaction's previous state (nil when new): received or sent for a new
 // transaction (sent when it spends the wallet's coins), then confirmed at

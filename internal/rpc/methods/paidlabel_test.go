@@ -190,3 +190,63 @@ func checkLabelTx(n *walletNode, t testing.TB, known knownBlocks) error {
 	}
 	return nil
 }
+
+// TestPaidAddressLabelInEvents pays an address of the wallet's receiving
+// descriptor that was never handed out: the address gets the label "" with
+// the payment, and the payment's first events already show it, as its
+// later ones and gettransaction do.
+func TestPaidAddressLabelInEvents(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	n, w, addrs := newPaidWallet(t, 3, nil)
+	spk, err := address.Decode(addrs[2], &chaincfg.RegressionNetParams)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := wire.NewMsgTx(2)
+	tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&chainhash.Hash{1}, 0), nil, nil))
+	tx.AddTxOut(wire.NewTxOut(50_000, spk))
+	var recent []wallet.BlockRef
+	for h := int32(1); h <= 6; h++ {
+		var hash chainhash.Hash
+		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
+		recent = append(recent, wallet.BlockRef{Height: h, Hash: hash})
+		info := wallet.BlockInfo{Height: h, Hash: hash, Time: 1700000000 + int64(h), Recent: append([]wallet.BlockRef(nil), recent...)}
+		var txs []*wire.MsgTx
+		var idx []int
+		if h == 1 {
+			txs, idx = []*wire.MsgTx{tx}, []int{1}
+		}
+		if err := w.FollowerBlock(ctx, info, txs, idx); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Checkpoint(ctx, recent); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := n.call(t, "/wallet/w", "listwalletevents", nil)
+	if r.Error != nil {
+		t.Fatalf("listwalletevents: %+v", r.Error)
+	}
+	var events []struct {
+		Kind    string `json:"kind"`
+		Depth   int32  `json:"depth"`
+		Outputs []struct {
+			Address string  `json:"address"`
+			Label   *string `json:"label"`
+		} `json:"outputs"`
+	}
+	if err := json.Unmarshal(r.Result, &events); err != nil {
+		t.Fatal(err)
+	}
+	var kinds []string
+	for _, e := range events {
+		kinds = append(kinds, fmt.Sprintf("%s/%d", e.Kind, e.Depth))
+		if len(e.Outputs) != 1 || e.Outputs[0].Address != addrs[2] || e.Outputs[0].Label == nil || *e.Outputs[0].Label != "" {
+			t.Errorf("%s event at depth %d: outputs %+v, want the address with the label \"\"", e.Kind, e.Depth, e.Outputs)
+		}
+	}
+	if fmt.Sprint(kinds) != "[received/0 confirmed/1 confirmed/6]" {
+		t.Fatalf("events %v: %s", kinds, r.Result)
+	}
+}
