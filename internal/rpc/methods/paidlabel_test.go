@@ -2,19 +2,13 @@ package methods
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
-	"github.com/descwallet/descwallet/internal/address"
 	"github.com/descwallet/descwallet/internal/wallet"
 )
 
@@ -33,75 +27,25 @@ func TestPaidAddressLabelWithBlock(t *testing.T) {
 	// A notice listener that yields, as the -walletnotify dispatcher may,
 	// lets the readers run while a block is being recorded.
 	n, w, addrs := newPaidWallet(t, blocks+1, func(wallet.TxNotice) { runtime.Gosched() })
-
-	var mu sync.Mutex
-	heights := map[string]int32{}
-	var paid []blockPayment
-	known := func() (map[string]int32, []blockPayment) {
-		mu.Lock()
-		defer mu.Unlock()
-		hs := make(map[string]int32, len(heights))
-		for k, v := range heights {
-			hs[k] = v
+	feed := newBlockFeed(w)
+	stop := readWhile(t, 3, func(reader, i int) error {
+		switch (i + reader) % 4 {
+		case 0:
+			return checkLabelSince(n, t, feed.known)
+		case 1:
+			return checkLabelList(n, t)
+		default:
+			return checkLabelTx(n, t, feed.known)
 		}
-		return hs, append([]blockPayment(nil), paid...)
-	}
-
-	var done atomic.Bool
-	var readers sync.WaitGroup
-	check := func(reader int) {
-		defer readers.Done()
-		for i := 0; !done.Load() && i < 100_000; i++ {
-			var err error
-			switch (i + reader) % 4 {
-			case 0:
-				err = checkLabelSince(n, t, known)
-			case 1:
-				err = checkLabelList(n, t)
-			default:
-				err = checkLabelTx(n, t, known)
-			}
-			if err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}
-	readers.Add(3)
-	for i := range 3 {
-		go check(i)
-	}
-
-	var recent []wallet.BlockRef
+	})
 	for h := int32(1); h <= blocks; h++ {
 		// Each block pays the next address, beyond those already used.
-		spk, err := address.Decode(addrs[h], &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := wire.NewMsgTx(2)
-		var prev chainhash.Hash
-		binary.BigEndian.PutUint32(prev[:], uint32(h))
-		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&prev, 0), nil, nil))
-		tx.AddTxOut(wire.NewTxOut(10_000+int64(h), spk))
-		var hash chainhash.Hash
-		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
-		recent = append(recent, wallet.BlockRef{Height: h, Hash: hash})
-		mu.Lock()
-		heights[hash.String()] = h
-		paid = append(paid, blockPayment{txid: tx.TxHash().String(), height: h, amount: 10_000 + int64(h)})
-		mu.Unlock()
-		info := wallet.BlockInfo{Height: h, Hash: hash, Time: 1700000000 + int64(h), Recent: append([]wallet.BlockRef(nil), recent...)}
-		if err := w.FollowerBlock(ctx, info, []*wire.MsgTx{tx}, []int{1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Checkpoint(ctx, recent); err != nil {
+		if err := feed.connect(ctx, feedBlock(h, 0), feedTx(uint32(h), 0, payTo(t, addrs[h], 10_000+int64(h)))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	done.Store(true)
-	readers.Wait()
-	if err := checkLabelSince(n, t, known); err != nil {
+	stop()
+	if err := checkLabelSince(n, t, feed.known); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -199,28 +143,13 @@ func TestPaidAddressLabelInEvents(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	n, w, addrs := newPaidWallet(t, 3, nil)
-	spk, err := address.Decode(addrs[2], &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := wire.NewMsgTx(2)
-	tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&chainhash.Hash{1}, 0), nil, nil))
-	tx.AddTxOut(wire.NewTxOut(50_000, spk))
-	var recent []wallet.BlockRef
+	feed := newBlockFeed(w)
 	for h := int32(1); h <= 6; h++ {
-		var hash chainhash.Hash
-		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
-		recent = append(recent, wallet.BlockRef{Height: h, Hash: hash})
-		info := wallet.BlockInfo{Height: h, Hash: hash, Time: 1700000000 + int64(h), Recent: append([]wallet.BlockRef(nil), recent...)}
 		var txs []*wire.MsgTx
-		var idx []int
 		if h == 1 {
-			txs, idx = []*wire.MsgTx{tx}, []int{1}
+			txs = append(txs, feedTx(1, 0, payTo(t, addrs[2], 50_000)))
 		}
-		if err := w.FollowerBlock(ctx, info, txs, idx); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Checkpoint(ctx, recent); err != nil {
+		if err := feed.connect(ctx, feedBlock(h, 0), txs...); err != nil {
 			t.Fatal(err)
 		}
 	}

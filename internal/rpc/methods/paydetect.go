@@ -274,6 +274,13 @@ func received(ctx context.Context, req *rpc.Request, w *wallet.Wallet, scripts [
 	minDepth, minErr := optIntArg(req, 1, 1)
 	immature, immErr := optBoolArg(req, 2, false)
 	amount, found, err := w.Received(ctx, scripts, minDepth, immature)
+	return receivedReply(amount, found, err, minErr, immErr)
+}
+
+// receivedReply is the reply of getreceivedbyaddress and getreceivedbylabel
+// once the wallet answered, with the errors in Core's order: the wallet's,
+// no script of the wallet, then those of the optional arguments.
+func receivedReply(amount int64, found bool, err, minErr, immErr error) (any, error) {
 	switch {
 	case err != nil:
 		return nil, MapError(err)
@@ -336,19 +343,10 @@ func newGetReceivedByLabel(d *Deps) *rpc.Method {
 			minDepth, minErr := optIntArg(req, 1, 1)
 			immature, immErr := optBoolArg(req, 2, false)
 			amount, labelled, found, err := w.ReceivedByLabelTotal(ctx, label, minDepth, immature)
-			switch {
-			case err != nil:
-				return nil, MapError(err)
-			case !labelled:
+			if err == nil && !labelled {
 				return nil, rpc.NewError(rpc.CodeWalletError, "Label not found in wallet")
-			case !found:
-				return nil, rpc.NewError(rpc.CodeWalletError, "Address not found in wallet")
-			case minErr != nil:
-				return nil, minErr
-			case immErr != nil:
-				return nil, immErr
 			}
-			return rpc.Amount(amount), nil
+			return receivedReply(amount, found, err, minErr, immErr)
 		},
 	}
 }

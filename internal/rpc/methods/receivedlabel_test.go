@@ -2,19 +2,10 @@ package methods
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"sync"
-	"sync/atomic"
 	"testing"
-
-	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
-	"github.com/btcsuite/btcd/wire/v2"
-
-	"github.com/descwallet/descwallet/internal/address"
-	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // TestReceivedWithBlock pays, in each block, one transaction to the same
@@ -42,59 +33,23 @@ func TestReceivedWithBlock(t *testing.T) {
 		return a, ok
 	}
 
-	var done atomic.Bool
-	var readers sync.WaitGroup
-	check := func(reader int) {
-		defer readers.Done()
-		for i := 0; !done.Load() && i < 100_000; i++ {
-			var err error
-			if (i+reader)%2 == 0 {
-				err = checkReceivedByAddress(n, t, addrs[0], payee)
-			} else {
-				err = checkReceivedByLabel(n, t, amount)
-			}
-			if err != nil {
-				t.Error(err)
-				return
-			}
+	feed := newBlockFeed(w)
+	stop := readWhile(t, 2, func(reader, i int) error {
+		if (i+reader)%2 == 0 {
+			return checkReceivedByAddress(n, t, addrs[0], payee)
 		}
-	}
-	readers.Add(2)
-	go check(0)
-	go check(1)
-
-	first, err := address.Decode(addrs[0], &chaincfg.RegressionNetParams)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recent []wallet.BlockRef
+		return checkReceivedByLabel(n, t, amount)
+	})
 	for h := int32(1); h <= blocks; h++ {
-		fresh, err := address.Decode(addrs[h], &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := wire.NewMsgTx(2)
-		var prev chainhash.Hash
-		binary.BigEndian.PutUint32(prev[:], uint32(h))
-		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&prev, 0), nil, nil))
-		tx.AddTxOut(wire.NewTxOut(1, first))
-		tx.AddTxOut(wire.NewTxOut(amount(int64(h)), fresh))
+		tx := feedTx(uint32(h), 0, payTo(t, addrs[0], 1), payTo(t, addrs[h], amount(int64(h))))
 		mu.Lock()
 		payees[tx.TxHash().String()] = addrs[h]
 		mu.Unlock()
-		var hash chainhash.Hash
-		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
-		recent = append(recent, wallet.BlockRef{Height: h, Hash: hash})
-		info := wallet.BlockInfo{Height: h, Hash: hash, Time: 1700000000 + int64(h), Recent: append([]wallet.BlockRef(nil), recent...)}
-		if err := w.FollowerBlock(ctx, info, []*wire.MsgTx{tx}, []int{1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Checkpoint(ctx, recent); err != nil {
+		if err := feed.connect(ctx, feedBlock(h, 0), tx); err != nil {
 			t.Fatal(err)
 		}
 	}
-	done.Store(true)
-	readers.Wait()
+	stop()
 	if err := checkReceivedByLabel(n, t, amount); err != nil {
 		t.Fatal(err)
 	}

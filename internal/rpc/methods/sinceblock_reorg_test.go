@@ -2,16 +2,10 @@ package methods
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"testing"
 
-	"github.com/btcsuite/btcd/chaincfg/v2"
 	"github.com/btcsuite/btcd/chainhash/v2"
-	"github.com/btcsuite/btcd/wire/v2"
-
-	"github.com/descwallet/descwallet/internal/address"
-	"github.com/descwallet/descwallet/internal/wallet"
 )
 
 // TestSinceBlockAcrossReorg asks listsinceblock for the wallet's tip while
@@ -27,41 +21,15 @@ func TestSinceBlockAcrossReorg(t *testing.T) {
 	ctx := context.Background()
 	n, w, addrs := newPaidWallet(t, 10, nil)
 
-	// pay returns block h of a branch and its transaction paying the
-	// wallet h*100+branch sats.
-	pay := func(h int32, branch byte) (wallet.BlockRef, *wire.MsgTx) {
-		spk, err := address.Decode(addrs[h%10], &chaincfg.RegressionNetParams)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tx := wire.NewMsgTx(2)
-		var prev chainhash.Hash
-		binary.BigEndian.PutUint32(prev[:], uint32(h))
-		prev[4] = branch
-		tx.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&prev, 0), nil, nil))
-		tx.AddTxOut(wire.NewTxOut(int64(h)*100+int64(branch), spk))
-		var hash chainhash.Hash
-		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
-		hash[4] = branch
-		return wallet.BlockRef{Height: h, Hash: hash}, tx
-	}
-	var recent []wallet.BlockRef
-	connect := func(b wallet.BlockRef, tx *wire.MsgTx) error {
-		recent = append(recent, b)
-		info := wallet.BlockInfo{Height: b.Height, Hash: b.Hash, Time: 1700000000 + int64(b.Height),
-			Recent: append([]wallet.BlockRef(nil), recent...)}
-		if err := w.FollowerBlock(ctx, info, []*wire.MsgTx{tx}, []int{1}); err != nil {
-			return err
-		}
-		return w.Checkpoint(ctx, recent)
-	}
+	// Block h of branch b pays the wallet h*100+b sats.
+	feed := newBlockFeed(w)
 	for h := int32(1); h <= 5; h++ {
-		if err := connect(pay(h, 0)); err != nil {
+		if err := feed.connect(ctx, feedBlock(h, 0), feedTx(uint32(h), 0, payTo(t, addrs[h%10], int64(h)*100))); err != nil {
 			t.Fatal(err)
 		}
 	}
-	asked := chainhash.Hash(recent[4].Hash)
-	newTip, newPay := pay(5, 1)
+	asked := chainhash.Hash(feed.recent[4].Hash)
+	newTip, newPay := feedBlock(5, 1), feedTx(5, 1, payTo(t, addrs[5], 501))
 
 	type sinceReply struct {
 		Transactions []struct {
@@ -90,11 +58,10 @@ func TestSinceBlockAcrossReorg(t *testing.T) {
 		}
 		reorged = true
 		// The handler's goroutine: errors only.
-		if err := w.Rollback(ctx, 4); err != nil {
+		if err := feed.rollback(ctx, 4); err != nil {
 			t.Error(err)
 		}
-		recent = recent[:4]
-		if err := connect(newTip, newPay); err != nil {
+		if err := feed.connect(ctx, newTip, newPay); err != nil {
 			t.Error(err)
 		}
 	}
@@ -122,7 +89,7 @@ func TestSinceBlockAcrossReorg(t *testing.T) {
 	sinceBlockHook = nil
 
 	// After the reorg, from the fork point: the new block's payment.
-	params, _ = json.Marshal([]any{chainhash.Hash(recent[3].Hash).String()})
+	params, _ = json.Marshal([]any{chainhash.Hash(feed.recent[3].Hash).String()})
 	r = n.call(t, "/wallet/w", "listsinceblock", params)
 	var res sinceReply
 	if r.Error != nil || json.Unmarshal(r.Result, &res) != nil {

@@ -2,16 +2,12 @@ package methods
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"runtime"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
-	"github.com/btcsuite/btcd/chainhash/v2"
 	"github.com/btcsuite/btcd/wire/v2"
 
 	"github.com/descwallet/descwallet/internal/address"
@@ -41,61 +37,27 @@ func TestUsedScriptWithBlock(t *testing.T) {
 	// At height 2k-1 address k gets two coins of 1000+k sats; at 2k one
 	// of them is spent: the other is used from then on.
 	const coin = 1000
-	var last atomic.Int32
-	var done atomic.Bool
-	var readers sync.WaitGroup
-	check := func() {
-		defer readers.Done()
-		for i := 0; !done.Load() && i < 100_000; i++ {
-			if err := checkUsedBalances(n, t); err != nil {
-				t.Error(err)
-				return
-			}
-		}
-	}
-	readers.Add(2)
-	go check()
-	go check()
-
-	var recent []wallet.BlockRef
-	connect := func(h int32, tx *wire.MsgTx) {
-		var hash chainhash.Hash
-		binary.BigEndian.PutUint32(hash[:], uint32(h)+1)
-		recent = append(recent, wallet.BlockRef{Height: h, Hash: hash})
-		info := wallet.BlockInfo{Height: h, Hash: hash, Time: 1700000000 + int64(h), Recent: append([]wallet.BlockRef(nil), recent...)}
-		if err := w.FollowerBlock(ctx, info, []*wire.MsgTx{tx}, []int{1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := w.Checkpoint(ctx, recent); err != nil {
-			t.Fatal(err)
-		}
-		last.Store(h)
-	}
+	feed := newBlockFeed(w)
+	stop := readWhile(t, 2, func(int, int) error { return checkUsedBalances(n, t) })
 	for k := int32(1); k <= pairs; k++ {
-		spk, err := address.Decode(addrs[k], &chaincfg.RegressionNetParams)
-		if err != nil {
+		pay := feedTx(uint32(k), 0, payTo(t, addrs[k], coin+int64(k)), payTo(t, addrs[k], coin+int64(k)))
+		if err := feed.connect(ctx, feedBlock(2*k-1, 0), pay); err != nil {
 			t.Fatal(err)
 		}
-		pay := wire.NewMsgTx(2)
-		var prev chainhash.Hash
-		binary.BigEndian.PutUint32(prev[:], uint32(k))
-		pay.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&prev, 0), nil, nil))
-		pay.AddTxOut(wire.NewTxOut(coin+int64(k), spk))
-		pay.AddTxOut(wire.NewTxOut(coin+int64(k), spk))
-		connect(2*k-1, pay)
 		id := pay.TxHash()
 		spend := wire.NewMsgTx(2)
 		spend.AddTxIn(wire.NewTxIn(wire.NewOutPoint(&id, 0), nil, nil))
 		spend.AddTxOut(wire.NewTxOut(coin, foreign))
-		connect(2*k, spend)
+		if err := feed.connect(ctx, feedBlock(2*k, 0), spend); err != nil {
+			t.Fatal(err)
+		}
 	}
-	done.Store(true)
-	readers.Wait()
+	stop()
 	if err := checkUsedBalances(n, t); err != nil {
 		t.Fatal(err)
 	}
-	if h := last.Load(); h != 2*pairs {
-		t.Fatalf("last block %d", h)
+	if hs, _ := feed.known(); len(hs) != 2*pairs {
+		t.Fatalf("%d blocks", len(hs))
 	}
 }
 
