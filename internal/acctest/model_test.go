@@ -775,6 +775,12 @@ func (h *harness) check() {
 			for i, n := range h.nodes {
 				h.t.Logf("node %d's log ends:\n%s", i, logTail(n.d, 60))
 			}
+			if strings.Contains(err.Error(), "Client.Timeout") {
+				// A node stopped answering: where its goroutines wait.
+				for i, n := range h.nodes {
+					h.t.Logf("node %d's goroutines:\n%s", i, n.d.Goroutines())
+				}
+			}
 			h.fail("the wallet disagrees with the model: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)

@@ -193,6 +193,8 @@ func (d *Daemon) start(bin string, args []string) error {
 	d.out = &lockedBuffer{}
 	d.cmd = exec.Command(bin, args...)
 	d.cmd.Stdout, d.cmd.Stderr = d.out, d.out
+	// Every goroutine in a crash's or Goroutines' dump.
+	d.cmd.Env = append(os.Environ(), "GOTRACEBACK=all")
 	configureChild(d.cmd)
 	if err := d.cmd.Start(); err != nil {
 		return err
@@ -284,6 +286,34 @@ func (d *Daemon) Stop() error {
 		<-d.done
 		return errors.New("descwalletd did not stop on SIGTERM; killed")
 	}
+}
+
+// Goroutines ends the node with SIGQUIT and returns the stacks of its
+// goroutines that run the project's code, for a test to show where a node
+// that stopped answering waits. It returns "" when the node had exited.
+func (d *Daemon) Goroutines() string {
+	select {
+	case <-d.done:
+		return ""
+	default:
+	}
+	d.killed = true
+	before := len(d.out.String())
+	d.cmd.Process.Signal(syscall.SIGQUIT)
+	select {
+	case <-d.done:
+	case <-time.After(daemonStopTimeout):
+		d.cmd.Process.Kill()
+		<-d.done
+	}
+	dump := d.out.String()[before:]
+	var kept []string
+	for _, g := range strings.Split(dump, "\n\n") {
+		if strings.HasPrefix(g, "goroutine ") && strings.Contains(g, "/descwallet/") {
+			kept = append(kept, g)
+		}
+	}
+	return strings.Join(kept, "\n\n")
 }
 
 // Kill ends the node with SIGKILL, as a crash or power loss would, and
