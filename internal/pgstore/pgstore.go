@@ -38,11 +38,11 @@ type DB struct {
 	// connCfg is the connection part of the address (without the pool's
 	// own parameters), for the sessions kept apart from the pool.
 	connCfg *pgx.ConnConfig
-	// owner, when set, is the lock session's application_name: the same
-	// for every run of one node, so that a node started again after a
-	// crash knows the locks its dead predecessor's session still holds
-	// (see lock).
-	owner string
+	// sessionName, when set, is the lock session's application_name,
+	// made of the node's owner name: the same for every run of one node,
+	// so that a node started again after a crash knows the locks its dead
+	// predecessor's session still holds (see lock).
+	sessionName string
 
 	// holdMu guards holdPool, the connections that hold wallets'
 	// exclusive-operation locks (Hold), made at the first Hold.
@@ -99,8 +99,11 @@ func ConnectAs(ctx context.Context, dsn, owner string) (*DB, error) {
 	if err != nil {
 		return nil, storeErr(ErrDatabase, "connect to database", err)
 	}
-	db := &DB{pool: pool, dsn: dsn, connCfg: cfg.ConnConfig, owner: owner, open: map[int64]bool{}, lost: map[int64]bool{},
+	db := &DB{pool: pool, dsn: dsn, connCfg: cfg.ConnConfig, open: map[int64]bool{}, lost: map[int64]bool{},
 		stopWatch: make(chan struct{}), watchDone: make(chan struct{})}
+	if owner != "" {
+		db.sessionName = ownerPrefix + owner
+	}
 	if err := pool.Ping(ctx); err != nil {
 		pool.Close()
 		return nil, storeErr(ErrDatabase, "connect to database", err)
@@ -159,8 +162,8 @@ func (db *DB) checkLocks(ctx context.Context) {
 // again; lockMu is held.
 func (db *DB) relock(ctx context.Context) error {
 	cfg := db.connCfg.Copy()
-	if db.owner != "" {
-		cfg.RuntimeParams["application_name"] = ownerPrefix + db.owner
+	if db.sessionName != "" {
+		cfg.RuntimeParams["application_name"] = db.sessionName
 	}
 	c, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
@@ -384,7 +387,7 @@ func (db *DB) tryLock(ctx context.Context, id int64) (ok, predecessor bool, err 
 		db.open[id] = true
 		return true, false, nil
 	}
-	if db.owner == "" {
+	if db.sessionName == "" {
 		return false, false, nil
 	}
 	// A bigint advisory key shows in pg_locks as its high and low halves
@@ -394,7 +397,7 @@ func (db *DB) tryLock(ctx context.Context, id int64) (ok, predecessor bool, err 
 		WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1 AND l.database = a.datid
 		AND l.classid = $1::bigint::oid AND l.objid = $2::bigint::oid
 		AND a.pid <> pg_backend_pid() AND a.application_name = $3)`,
-		int64(uint64(key)>>32), int64(uint32(key)), ownerPrefix+db.owner).Scan(&predecessor)
+		int64(uint64(key)>>32), int64(uint32(key)), db.sessionName).Scan(&predecessor)
 	if err != nil {
 		return false, false, storeErr(ErrDatabase, "lock wallet", err)
 	}

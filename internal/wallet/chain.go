@@ -1162,10 +1162,13 @@ func (w *Wallet) connectTxs(ctx context.Context, blk BlockInfo, txs []*wire.MsgT
 	// handed out gets the label "" with them (Core's address book entry):
 	// their events show it, as every later one does.
 	if len(events) > 0 {
-		payees := map[string]bool{}
+		var payees map[string]bool
 		for _, t := range tops {
 			for _, l := range t.labels {
 				if a, ok := address.Encode(l.Script, w.cfg.Net); ok {
+					if payees == nil {
+						payees = map[string]bool{}
+					}
 					payees[a] = true
 				}
 			}
@@ -1715,10 +1718,15 @@ func (w *Wallet) LastProcessedBlock() (BlockRef, bool) {
 // lastBlock returns the last processed block, false when none. The caller
 // holds c.mu.
 func (c *chainData) lastBlock() (BlockRef, bool) {
-	if len(c.recent) == 0 {
+	return lastOf(c.recent)
+}
+
+// lastOf returns the last of recent, false when it is empty.
+func lastOf(recent []BlockRef) (BlockRef, bool) {
+	if len(recent) == 0 {
 		return BlockRef{}, false
 	}
-	return c.recent[len(c.recent)-1], true
+	return recent[len(recent)-1], true
 }
 
 // SetRescanProgress records how far a rescan got: rs's heights replace the

@@ -85,6 +85,10 @@ type SinceBlockList struct {
 	Gone bool
 }
 
+// Last returns the last processed block the entries were listed at, false
+// when none.
+func (l SinceBlockList) Last() (BlockRef, bool) { return lastOf(l.Recent) }
+
 // SinceBlock returns listsinceblock's transactions: the entries of every
 // transaction not confirmed at or below height (every transaction when all
 // is true), change outputs included when includeChange is true, only

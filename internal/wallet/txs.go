@@ -349,7 +349,8 @@ type BalanceReport struct {
 // GetBalance with no minimum depth, leaving out outputs to used scripts
 // when the avoid_reuse flag is set.
 func (w *Wallet) Balances(ctx context.Context) (Balances, error) {
-	return w.Balance(ctx, 0, w.AvoidReuse())
+	r, err := w.BalancesReport(ctx)
+	return r.Mine, err
 }
 
 // BalancesReport returns getbalances' whole reply: the balances, those

@@ -245,12 +245,8 @@ func newListSinceBlock(d *Deps) *rpc.Method {
 			}
 			// lastblock is read from the same view as the entries: a block
 			// processed meanwhile would make a client skip its transactions.
-			var last lastBlock
-			if n := len(list.Recent); n > 0 {
-				last = lastProcessedAt(d, list.Recent[n-1], true)
-			} else {
-				last = lastProcessedAt(d, wallet.BlockRef{}, false)
-			}
+			b, ok := list.Last()
+			last := lastProcessedAt(d, b, ok)
 			target = min(target, last.Height+1)
 			if res.LastBlock, err = lastBlockAt(ctx, d, list.Recent, int32(last.Height+1-target)); err != nil {
 				return nil, err
