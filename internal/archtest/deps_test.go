@@ -65,6 +65,10 @@ var forbidden = map[string][]string{
 	// depends on nothing of the module.
 	"internal/safego": {moduleAll},
 
+	// Crash-safe file replacement: the stores, the wallet manager and the
+	// node use it, so it depends on nothing of the module.
+	"internal/atomicfile": {moduleAll},
+
 	// Benchmark support that the signer's and the methods' benchmarks share.
 	"internal/benchcpu": {moduleAll},
 

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/descwallet/descwallet/internal/atomicfile"
 )
 
 // nodeNameFile, in the network's data dir, holds the node's name: random
@@ -41,36 +43,9 @@ func nodeName(netDir string) (string, error) {
 		return "", err
 	}
 	name := hex.EncodeToString(r[:])
-	// Written under a temporary name, synced, then renamed: a crash
-	// leaves either no file or the whole name.
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
+	// A crash leaves either no file or the whole name.
+	if err := atomicfile.WriteFile(path, []byte(name+"\n")); err != nil {
 		return "", err
 	}
-	_, err = f.WriteString(name + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return "", err
-	}
-	return name, syncDir(netDir)
-}
-
-// syncDir makes a rename in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return name, nil
 }

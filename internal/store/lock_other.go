@@ -9,6 +9,3 @@ import "os"
 func lockFile(path string) (*os.File, error) {
 	return os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 }
-
-// syncDir is a no-op where folders cannot be synced.
-func syncDir(string) error { return nil }

@@ -34,18 +34,3 @@ func lockFile(path string) (*os.File, error) {
 	}
 	return f, nil
 }
-
-// syncDir makes the entries of the folder at path (a rename, a new file)
-// durable.
-func syncDir(path string) error {
-	d, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	serr := d.Sync()
-	cerr := d.Close()
-	if serr != nil {
-		return serr
-	}
-	return cerr
-}

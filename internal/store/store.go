@@ -15,6 +15,8 @@ import (
 	"sync"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/descwallet/descwallet/internal/atomicfile"
 )
 
 //go:embed migrations/*.sql
@@ -279,7 +281,7 @@ func (s *Store) Publish(ctx context.Context) error {
 		return storeErr(ErrDatabase, "publish database", err)
 	}
 	s.temp = ""
-	if err := syncDir(filepath.Dir(s.path)); err != nil {
+	if err := atomicfile.SyncDir(filepath.Dir(s.path)); err != nil {
 		return storeErr(ErrDatabase, "sync folder", err)
 	}
 	return s.connect(ctx, s.path)
@@ -556,7 +558,7 @@ func (s *Store) Backup(ctx context.Context, dest string) error {
 	} else {
 		os.Remove(temp)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := atomicfile.SyncDir(dir); err != nil {
 		return storeErr(ErrDatabase, "backup", err)
 	}
 	return nil

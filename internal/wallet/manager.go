@@ -13,6 +13,8 @@ import (
 	"sync"
 
 	"github.com/btcsuite/btcd/chaincfg/v2"
+
+	"github.com/descwallet/descwallet/internal/atomicfile"
 )
 
 // DatabaseFile is the name of the database file inside a wallet's folder.
@@ -552,31 +554,11 @@ func (m *Manager) updateStartup(name string, add *bool) error {
 	if err != nil {
 		return err
 	}
-	tmp := m.settingsPath() + ".tmp"
 	if err := os.MkdirAll(m.cfg.NetDir, 0o700); err != nil {
 		return err
 	}
-	// Temporary file, synced, renamed, folder synced: a crash leaves the
-	// old list or the new one, never a torn file.
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(append(data, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, m.settingsPath())
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(m.cfg.NetDir)
+	// A crash leaves the old list or the new one, never a torn file.
+	return atomicfile.WriteFile(m.settingsPath(), append(data, '\n'))
 }
 
 // LoadStartup loads the wallets named on the command line (extra) and in
@@ -750,21 +732,7 @@ func copyFileSync(dst, temp string, src *os.File) error {
 		os.Remove(temp)
 		return err
 	}
-	return syncDir(filepath.Dir(dst))
-}
-
-// syncDir makes a rename in the folder at path durable.
-func syncDir(path string) error {
-	d, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	serr := d.Sync()
-	cerr := d.Close()
-	if serr != nil {
-		return serr
-	}
-	return cerr
+	return atomicfile.SyncDir(filepath.Dir(dst))
 }
 
 // Recover cleans the wallets folder after a crash, before any wallet is
